@@ -1,0 +1,194 @@
+/**
+ * Session data: named stores, each holding variables that the flow reads with
+ * `sessionState.get(<store>).getVariable(<variable>)`.
+ */
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+
+import {
+	invalidInput,
+	parseJsonObject,
+	requireText,
+	type InputPlace,
+} from '../../shared/validation';
+
+export const sessionDataProperties: INodeProperties[] = [
+	{
+		displayName: 'Session Data',
+		name: 'dataMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'None', value: 'none', description: 'Start an empty session' },
+			{
+				name: 'Using Fields Below',
+				value: 'fields',
+				description: 'Enter stores and variables one by one',
+			},
+			{ name: 'Using JSON', value: 'json', description: 'Give the whole session data as JSON' },
+		],
+		default: 'fields',
+		description: 'Data the flow can read from its first message on',
+	},
+	{
+		displayName: 'Stores',
+		name: 'stores',
+		type: 'fixedCollection',
+		placeholder: 'Add Store',
+		typeOptions: { multipleValues: true },
+		default: {},
+		displayOptions: { show: { dataMode: ['fields'] } },
+		description:
+			'Each store is a named group of variables. In a code node of the flow, read a variable with sessionState.get("store").getVariable("variable").',
+		options: [
+			{
+				displayName: 'Store',
+				name: 'store',
+				values: [
+					{
+						displayName: 'Store Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. customer',
+					},
+					{
+						displayName: 'Variables',
+						name: 'variables',
+						type: 'fixedCollection',
+						placeholder: 'Add Variable',
+						typeOptions: { multipleValues: true },
+						default: {},
+						options: [
+							{
+								displayName: 'Variable',
+								name: 'variable',
+								values: [
+									{
+										displayName: 'Name',
+										name: 'name',
+										type: 'string',
+										default: '',
+										placeholder: 'e.g. profile',
+									},
+									{
+										displayName: 'Value',
+										name: 'value',
+										type: 'string',
+										default: '',
+										placeholder: 'e.g. {"plan": "pro"}',
+										description:
+											'A JSON object, array, number or boolean is stored as such; any other text is stored as text',
+									},
+								],
+							},
+						],
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Session Data (JSON)',
+		name: 'sessionDataJson',
+		type: 'json',
+		default:
+			'{\n  "customer": {\n    "variables": {\n      "profile": { "name": "Ada", "plan": "pro" }\n    }\n  }\n}',
+		displayOptions: { show: { dataMode: ['json'] } },
+		description:
+			'An object whose keys are store names and whose values are {"variables": {...}}, each variable holding a JSON value',
+	},
+];
+
+const JSON_SHAPE =
+	'Use {"<store>": {"variables": {"<variable>": <value>}}}, e.g. {"customer": {"variables": {"profile": {"plan": "pro"}}}}.';
+
+interface StoreField {
+	name?: string;
+	variables?: { variable?: Array<{ name?: string; value?: unknown }> };
+}
+
+/** Reads the session data of the current item in either form, and checks its shape. */
+export function readSessionData(ctx: IExecuteSingleFunctions): IDataObject | undefined {
+	const place: InputPlace = { node: ctx.getNode(), itemIndex: ctx.getItemIndex() };
+	const mode = ctx.getNodeParameter('dataMode', 'fields') as string;
+	if (mode === 'none') return undefined;
+	if (mode === 'json') {
+		const data = parseJsonObject(
+			place,
+			'Session Data (JSON)',
+			ctx.getNodeParameter('sessionDataJson', '{}'),
+			JSON_SHAPE,
+		);
+		checkStores(place, data);
+		return data;
+	}
+	const stores = (ctx.getNodeParameter('stores.store', []) as StoreField[]) ?? [];
+	const data: IDataObject = {};
+	stores.forEach((store, storeIndex) => {
+		const name = requireText(
+			place,
+			`Stores › store ${storeIndex + 1} › Store Name`,
+			store.name,
+			'Give every store a name, e.g. customer.',
+		);
+		if (name in data)
+			throw invalidInput(
+				place,
+				`Stores › "${name}"`,
+				'is given twice',
+				'Use each store name once and put all its variables in it.',
+			);
+		const variables: IDataObject = {};
+		(store.variables?.variable ?? []).forEach((variable, variableIndex) => {
+			const label = `Stores › "${name}" › variable ${variableIndex + 1}`;
+			const variableName = requireText(
+				place,
+				`${label} › Name`,
+				variable.name,
+				'Give every variable a name, e.g. profile.',
+			);
+			variables[variableName] = variableValue(place, `${label} › Value`, variable.value) as IDataObject;
+		});
+		data[name] = { variables };
+	});
+	return stores.length ? data : undefined;
+}
+
+/** Text that looks like JSON must be valid JSON; other text stays text. */
+function variableValue(place: InputPlace, parameter: string, value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	if (!/^[[{]/.test(text) && !/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(text))
+		return value;
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw invalidInput(
+			place,
+			parameter,
+			`looks like JSON but is not valid (${(error as Error).message})`,
+			'Fix the JSON, or enter plain text without a leading { or [.',
+		);
+	}
+}
+
+function checkStores(place: InputPlace, data: IDataObject): void {
+	for (const [name, store] of Object.entries(data)) {
+		const variables = (store as IDataObject | null)?.variables;
+		if (
+			store === null ||
+			typeof store !== 'object' ||
+			Array.isArray(store) ||
+			variables === null ||
+			typeof variables !== 'object' ||
+			Array.isArray(variables)
+		) {
+			throw invalidInput(
+				place,
+				`Session Data (JSON) › "${name}"`,
+				'must be an object with a "variables" object',
+				JSON_SHAPE,
+			);
+		}
+	}
+}

@@ -1,0 +1,73 @@
+/**
+ * Checks of user input, run before any request. Each error names the parameter, the item
+ * and what would be valid.
+ */
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+
+export interface InputPlace {
+	node: INode;
+	itemIndex: number;
+}
+
+function itemLabel(itemIndex: number): string {
+	return `item ${itemIndex + 1} (index ${itemIndex})`;
+}
+
+export function invalidInput(
+	place: InputPlace,
+	parameter: string,
+	problem: string,
+	valid: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		place.node,
+		`${parameter}: ${problem} in ${itemLabel(place.itemIndex)}`,
+		{
+			itemIndex: place.itemIndex,
+			description: valid,
+		},
+	);
+}
+
+/** A non-empty string, trimmed. */
+export function requireText(
+	place: InputPlace,
+	parameter: string,
+	value: unknown,
+	valid: string,
+): string {
+	if (typeof value === 'number') return String(value);
+	if (typeof value !== 'string' || value.trim() === '') {
+		throw invalidInput(place, parameter, 'is empty', valid);
+	}
+	return value.trim();
+}
+
+/** A JSON object given either as an object (an expression's result) or as JSON text. */
+export function parseJsonObject(
+	place: InputPlace,
+	parameter: string,
+	value: unknown,
+	valid: string,
+): IDataObject {
+	let parsed = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') throw invalidInput(place, parameter, 'is empty', valid);
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw invalidInput(
+				place,
+				parameter,
+				`is not valid JSON (${(error as Error).message})`,
+				valid,
+			);
+		}
+	}
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		const kind =
+			parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+		throw invalidInput(place, parameter, `must be a JSON object but is ${kind}`, valid);
+	}
+	return parsed as IDataObject;
+}

@@ -1,0 +1,277 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
+/**
+ * Runs workflows of our nodes in n8n's real execution engine (n8n-core's WorkflowExecute,
+ * real HTTP helpers, real credential injection), the way n8n's own node tests do.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+// n8n-core writes its config under N8N_USER_FOLDER when first loaded.
+if (!process.env.N8N_USER_FOLDER) {
+	process.env.N8N_USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-botdojo-test-'));
+}
+
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	createRunExecutionData,
+	ICredentialsHelper,
+	Workflow,
+	type ExecutionError,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeCredentialsDetails,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeProperties,
+	type IRun,
+	type IWorkflowExecuteAdditionalData,
+	type StructuredChunk,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { credentialType, PACKAGE, TestNodeTypes } from './nodeTypes';
+
+export const nodeTypes = new TestNodeTypes();
+
+export interface BotDojoCredentialData {
+	baseUrl: string;
+	accountId: string;
+	projectId: string;
+	apiKey: string;
+}
+
+/** Credentials by id, as n8n's credentials store would hand them out decrypted. */
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	/** The generic `authenticate` of our credential type, resolved as n8n's CLI does it. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		if (typeName !== credentialType.name) throw new Error(`Unexpected credential type ${typeName}`);
+		const headers = { ...(requestOptions.headers ?? {}) } as IDataObject;
+		const auth = credentialType.authenticate.properties.headers ?? {};
+		for (const [name, value] of Object.entries(auth)) {
+			headers[name] = workflow.expression.getSimpleParameterValue(
+				node,
+				value as string,
+				'internal',
+				{ $credentials: credentials },
+			) as string;
+		}
+		return { ...requestOptions, headers };
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.store[nodeCredentials.id ?? ''];
+		if (!data) throw new Error(`No credential ${nodeCredentials.id}`);
+		return { ...data };
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(): INodeProperties[] {
+		return credentialType.properties;
+	}
+}
+
+export function additionalData(
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	hooks?: ExecutionLifecycleHooks,
+	streaming = false,
+): IWorkflowExecuteAdditionalData {
+	const base = 'http://127.0.0.1:5678';
+	return {
+		credentialsHelper: new TestCredentialsHelper(credentials),
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not used');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		formTestBaseUrl: `${base}/form-test`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcp-test`,
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('task runners are not used');
+		},
+		hooks,
+		streamingEnabled: streaming,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface NodeUnderTest {
+	/** Short type, e.g. `botDojoRunFlow`; prefixed with the package name as n8n does. */
+	type: string;
+	parameters: INodeParameters;
+	name?: string;
+	typeVersion?: number;
+	continueOnFail?: boolean;
+	/** Id of the credential to use (see `credentials`); default `main`. */
+	credentialId?: string | null;
+}
+
+export interface RunSettings {
+	node: NodeUnderTest;
+	/** Input items; `binary` entries are `{ base64, fileName, mimeType }`. */
+	items?: Array<{ json: IDataObject; binary?: IDataObject }>;
+	/** Credentials by id; `main` is the one nodes use by default. */
+	credentials: Record<string, BotDojoCredentialData>;
+	mode?: WorkflowExecuteMode;
+	/** Registers a sendChunk handler and turns streaming on, as a Chat Trigger or streaming Webhook does. */
+	streaming?: boolean;
+	/** Workflow static data; the same object can be passed to several runs (it is updated in place). */
+	staticData?: IDataObject;
+	onChunk?: (chunk: StructuredChunk, receivedAt: number) => void;
+}
+
+export interface RunResult {
+	/** Output items of the node under test (first output). */
+	items: INodeExecutionData[];
+	/** The execution error, when the workflow failed. */
+	error?: ExecutionError;
+	chunks: Array<{ chunk: StructuredChunk; receivedAt: number }>;
+	run: IRun;
+	staticData: IDataObject;
+}
+
+export interface StartedRun {
+	result: Promise<RunResult>;
+	/** Like the editor's Stop button. */
+	cancel(): void;
+}
+
+const SOURCE_NAME = 'Items';
+
+export function startRun(settings: RunSettings): StartedRun {
+	const nodeName = settings.node.name ?? 'BotDojo';
+	const credentialId =
+		settings.node.credentialId === undefined ? 'main' : settings.node.credentialId;
+	const nodes: INode[] = [
+		{
+			id: 'source',
+			name: SOURCE_NAME,
+			type: 'test.items',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(settings.items ?? [{ json: {} }]) },
+		},
+		{
+			id: 'under-test',
+			name: nodeName,
+			type: `${PACKAGE}.${settings.node.type}`,
+			typeVersion: settings.node.typeVersion ?? 1,
+			position: [200, 0],
+			parameters: settings.node.parameters,
+			continueOnFail: settings.node.continueOnFail,
+			credentials: credentialId
+				? { botDojoApi: { id: credentialId, name: `BotDojo ${credentialId}` } }
+				: undefined,
+		},
+	];
+	const workflow = new Workflow({
+		id: 'wf-test',
+		name: 'test',
+		nodes,
+		connections: {
+			[SOURCE_NAME]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
+		},
+		active: false,
+		nodeTypes,
+		staticData: settings.staticData,
+	});
+	const mode = settings.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {
+		id: 'wf-test',
+		name: 'test',
+		nodes,
+		connections: workflow.connectionsBySourceNode,
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const chunks: RunResult['chunks'] = [];
+	if (settings.streaming) {
+		hooks.addHandler('sendChunk', (chunk: StructuredChunk) => {
+			const receivedAt = Date.now();
+			chunks.push({ chunk, receivedAt });
+			settings.onChunk?.(chunk, receivedAt);
+		});
+	}
+	const data = additionalData(
+		settings.credentials as unknown as Record<string, ICredentialDataDecryptedObject>,
+		hooks,
+		settings.streaming,
+	);
+	const execution = new WorkflowExecute(data, mode, createRunExecutionData()).run({
+		workflow,
+		startNode: workflow.getNode(SOURCE_NAME) ?? undefined,
+	});
+	const result = (async (): Promise<RunResult> => {
+		const run = await execution;
+		const runData = run.data.resultData.runData[nodeName];
+		const items = runData?.[0]?.data?.main?.[0] ?? [];
+		if (settings.staticData && workflow.staticData !== settings.staticData) {
+			Object.assign(settings.staticData, workflow.staticData);
+		}
+		return {
+			items,
+			error: run.data.resultData.error,
+			chunks,
+			run,
+			staticData: workflow.staticData,
+		};
+	})();
+	return { result, cancel: () => execution.cancel() };
+}
+
+/** Runs the node once over the given items and returns its output. */
+export async function runNode(settings: RunSettings): Promise<RunResult> {
+	return await startRun(settings).result;
+}
