@@ -1,0 +1,67 @@
+import {
+	parseRetryAfter,
+	positionalBody,
+	projectUrl,
+	serviceMessage,
+	unwrapResults,
+} from '../nodes/shared/transport';
+
+describe('transport building blocks', () => {
+	const credentials = {
+		baseUrl: 'https://api.botdojo.com/api/v1',
+		accountId: 'acc 1',
+		projectId: 'p/2',
+	};
+
+	it('builds project URLs with or without a trailing slash, ids URL-encoded', () => {
+		const expected =
+			'https://api.botdojo.com/api/v1/accounts/acc%201/projects/p%2F2/flows/f%3Fx/run';
+		expect(projectUrl(credentials, ['flows', 'f?x', 'run'])).toBe(expected);
+		expect(
+			projectUrl({ ...credentials, baseUrl: `${credentials.baseUrl}//` }, ['flows', 'f?x', 'run']),
+		).toBe(expected);
+	});
+
+	it('leaves out absent trailing parameters and sends absent middle ones as null', () => {
+		expect(positionalBody(['flow', undefined, 100, undefined, undefined])).toEqual({
+			params: ['flow', null, 100],
+		});
+		expect(positionalBody(['flow', undefined, 100, undefined, '2026-01-01T00:00:00.000Z'])).toEqual(
+			{
+				params: ['flow', null, 100, null, '2026-01-01T00:00:00.000Z'],
+			},
+		);
+		expect(positionalBody([])).toEqual({ params: [] });
+	});
+
+	it('reads answers with or without a results wrapper', () => {
+		expect(unwrapResults({ results: [1, 2] })).toEqual([1, 2]);
+		expect(unwrapResults({ results: 'https://signed' })).toBe('https://signed');
+		expect(unwrapResults({ id: 'ses_1', sessionState: {} })).toEqual({
+			id: 'ses_1',
+			sessionState: {},
+		});
+		// An export page carries more than results: it is read whole.
+		const page = { results: [], nextCursor: null, hasMore: false };
+		expect(unwrapResults(page)).toBe(page);
+	});
+
+	it('reads Retry-After as seconds or as an HTTP date', () => {
+		expect(parseRetryAfter('2')).toBe(2000);
+		expect(parseRetryAfter('0.5')).toBe(500);
+		expect(parseRetryAfter(undefined)).toBeUndefined();
+		expect(parseRetryAfter('soon')).toBeUndefined();
+		const inTenSeconds = new Date(Date.now() + 10_000).toUTCString();
+		expect(parseRetryAfter(inTenSeconds)).toBeGreaterThan(8000);
+	});
+
+	it("finds the service's message in the usual error shapes", () => {
+		expect(serviceMessage({ error: { code: 'NOT_FOUND', message: 'Flow x not found' } })).toBe(
+			'Flow x not found',
+		);
+		expect(serviceMessage({ message: 'Bad limit' })).toBe('Bad limit');
+		expect(serviceMessage({ error: 'Error loading session s1' })).toBe('Error loading session s1');
+		expect(serviceMessage('Internal Server Error')).toBe('Internal Server Error');
+		expect(serviceMessage({})).toBeUndefined();
+	});
+});
