@@ -1,0 +1,326 @@
+'use strict';
+/**
+ * Project documents: multipart upload (parsed here, binary-safe), lookup by logical path,
+ * temporary signed links (HMAC-SHA256) and the download of such a link.
+ */
+const crypto = require('node:crypto');
+const {
+	newId,
+	iso,
+	HttpError,
+	badRequest,
+	notFound,
+	sendJson,
+	isPlainObject,
+	positional,
+} = require('./util');
+
+/**
+ * @typedef {{ id: string, fileName: string, contentType: string, sizeBytes: number, logicalPath: string,
+ *   version: string, created: string, tags: string[], meta: Record<string, any> }} DocumentRecord
+ * @typedef {{ latest: DocumentRecord, data: Buffer, versions: { record: DocumentRecord, data: Buffer }[] }} DocEntry
+ */
+
+/** @param {string} header */
+function parseHeaderParams(header) {
+	/** @type {Record<string, string>} */
+	const out = {};
+	const re = /;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
+	let m;
+	while ((m = re.exec(header))) {
+		const key = m[1].toLowerCase();
+		let value = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : (m[3] || '').trim();
+		if (key.endsWith('*')) {
+			const ext = /^([^']*)'[^']*'(.*)$/.exec(value);
+			if (ext) {
+				try {
+					value = decodeURIComponent(ext[2]);
+				} catch {
+					/* keep raw */
+				}
+			}
+			out[key.slice(0, -1)] = value;
+			continue;
+		}
+		if (!(key in out)) out[key] = value;
+	}
+	return out;
+}
+
+/**
+ * Parse a multipart/form-data body. One pass with Buffer#indexOf; no copies of part data.
+ * @param {Buffer} buf
+ * @param {string|undefined} contentType
+ * @returns {{ name: string, filename?: string, contentType?: string, data: Buffer }[]}
+ */
+function parseMultipart(buf, contentType) {
+	if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
+		throw badRequest('Content-Type must be multipart/form-data');
+	}
+	const boundary = parseHeaderParams(contentType).boundary;
+	if (!boundary) throw badRequest('multipart/form-data Content-Type has no boundary');
+	const malformed = (/** @type {string} */ why) => badRequest(`Malformed multipart body: ${why}`);
+	const delim = Buffer.from(`--${boundary}`);
+	const next = Buffer.from(`\r\n--${boundary}`);
+	let pos = buf.indexOf(delim);
+	if (pos < 0) throw malformed('boundary not found');
+	const parts = [];
+	for (;;) {
+		pos += delim.length;
+		if (buf[pos] === 0x2d && buf[pos + 1] === 0x2d) break; // closing delimiter
+		while (buf[pos] === 0x20 || buf[pos] === 0x09) pos++;
+		if (buf[pos] === 0x0d && buf[pos + 1] === 0x0a) pos += 2;
+		else if (buf[pos] === 0x0a) pos += 1;
+		else throw malformed('missing line break after boundary');
+		const headEnd = buf.indexOf('\r\n\r\n', pos);
+		if (headEnd < 0) throw malformed('part headers not terminated');
+		/** @type {Record<string, string>} */
+		const headers = {};
+		for (const line of buf.toString('utf8', pos, headEnd).split(/\r?\n/)) {
+			const c = line.indexOf(':');
+			if (c > 0) headers[line.slice(0, c).trim().toLowerCase()] = line.slice(c + 1).trim();
+		}
+		const dataStart = headEnd + 4;
+		const end = buf.indexOf(next, dataStart);
+		if (end < 0) throw malformed('closing boundary not found');
+		const disp = headers['content-disposition'] || '';
+		const dp = parseHeaderParams(disp);
+		if (!/^form-data\b/i.test(disp) || dp.name === undefined) {
+			throw malformed('part without Content-Disposition: form-data; name=...');
+		}
+		parts.push({
+			name: dp.name,
+			filename: dp.filename,
+			contentType: headers['content-type'],
+			data: buf.subarray(dataStart, end),
+		});
+		pos = end + 2;
+	}
+	return parts;
+}
+
+class Documents {
+	/** @param {any} ctx */
+	constructor(ctx) {
+		this.ctx = ctx;
+		/** @type {Map<string, DocEntry>} by document id */
+		this.byId = new Map();
+		/** @type {Map<string, string>} logicalPath -> id */
+		this.byPath = new Map();
+	}
+
+	reset() {
+		this.byId.clear();
+		this.byPath.clear();
+	}
+
+	/**
+	 * Store a (new version of a) document.
+	 * @param {{ fileName: string, logicalPath: string, contentType?: string, data: Buffer, meta?: Record<string, any> }} d
+	 */
+	put(d) {
+		const existingId = this.byPath.get(d.logicalPath);
+		const entry = existingId ? this.byId.get(existingId) : undefined;
+		/** @type {DocumentRecord} */
+		const record = {
+			id: existingId || newId('doc'),
+			fileName: d.fileName,
+			contentType: d.contentType || 'application/octet-stream',
+			sizeBytes: d.data.length,
+			logicalPath: d.logicalPath,
+			version: `v${entry ? entry.versions.length + 1 : 1}`,
+			created: iso(),
+			tags: [],
+			meta: d.meta || {},
+		};
+		if (entry) {
+			entry.versions.push({ record, data: d.data });
+			entry.latest = record;
+			entry.data = d.data;
+		} else {
+			this.byId.set(record.id, {
+				latest: record,
+				data: d.data,
+				versions: [{ record, data: d.data }],
+			});
+			this.byPath.set(record.logicalPath, record.id);
+		}
+		return record;
+	}
+
+	/**
+	 * Parse an upload body and fill the request-log entry with its summary. Never throws:
+	 * a parse error is returned and raised later (after authentication).
+	 * @param {Buffer} raw
+	 * @param {string|undefined} contentType
+	 * @param {any} entry request-log entry
+	 * @returns {{ parts?: ReturnType<typeof parseMultipart>, error?: Error }}
+	 */
+	parseUpload(raw, contentType, entry) {
+		let parts;
+		try {
+			parts = parseMultipart(raw, contentType);
+		} catch (error) {
+			return { error: /** @type {Error} */ (error) };
+		}
+		const doc = parts.find((p) => p.name === 'document');
+		const text = (/** @type {string} */ name) => {
+			const p = parts.find((x) => x.name === name);
+			return p ? p.data.toString('utf8') : undefined;
+		};
+		if (entry) {
+			entry.body = {
+				fields: {
+					fileName: text('fileName'),
+					logicalPath: text('logicalPath'),
+					meta: text('meta'),
+				},
+				file: doc
+					? {
+							fileName: doc.filename,
+							contentType: doc.contentType,
+							size: doc.data.length,
+							sha256: crypto.createHash('sha256').update(doc.data).digest('hex'),
+						}
+					: undefined,
+			};
+		}
+		return { parts };
+	}
+
+	/**
+	 * POST documents/upload-file (after authentication)
+	 * @param {{ parts?: ReturnType<typeof parseMultipart>, error?: Error }} parsed from parseUpload
+	 * @param {import('node:http').ServerResponse} res
+	 */
+	upload(parsed, res) {
+		if (parsed.error || !parsed.parts) throw parsed.error || badRequest('Malformed multipart body');
+		const parts = parsed.parts;
+		const get = (/** @type {string} */ name) => parts.find((p) => p.name === name);
+		const text = (/** @type {string} */ name) => {
+			const p = get(name);
+			return p ? p.data.toString('utf8') : undefined;
+		};
+		const doc = get('document');
+		const fields = {
+			fileName: text('fileName'),
+			logicalPath: text('logicalPath'),
+			meta: text('meta'),
+		};
+		if (!doc) throw badRequest('Missing required part "document" (the file)');
+		if (doc.filename === undefined)
+			throw badRequest('Part "document" must be a file (Content-Disposition with filename)');
+		if (!fields.fileName) throw badRequest('Missing required part "fileName"');
+		if (!fields.logicalPath) throw badRequest('Missing required part "logicalPath"');
+		/** @type {Record<string, any>} */
+		let meta = {};
+		if (fields.meta !== undefined && fields.meta !== '') {
+			try {
+				meta = JSON.parse(fields.meta);
+			} catch {
+				throw badRequest('Part "meta" must be a JSON object (invalid JSON)');
+			}
+			if (!isPlainObject(meta)) throw badRequest('Part "meta" must be a JSON object');
+		}
+		const record = this.put({
+			fileName: fields.fileName,
+			logicalPath: fields.logicalPath,
+			contentType: doc.contentType,
+			data: Buffer.from(doc.data), // own copy, not a view into the request buffer
+			meta,
+		});
+		sendJson(res, 200, record);
+	}
+
+	/** POST documents/loadByLogicalPath [logicalPath] @param {any} body */
+	loadByLogicalPath(body) {
+		const p = positional(body);
+		const path = p.string(0, 'logicalPath');
+		const id = this.byPath.get(path);
+		const entry = id && this.byId.get(id);
+		if (!entry) throw notFound(`Document with logicalPath '${path}' not found`);
+		return { results: entry.latest };
+	}
+
+	/** @param {string} id @param {string} version @param {number} expires */
+	sign(id, version, expires) {
+		return crypto
+			.createHmac('sha256', this.ctx.secret)
+			.update(`${id}\n${version}\n${expires}`)
+			.digest('hex');
+	}
+
+	/** POST documents/getTemporarySignedUrl [doc, expires] @param {any} body */
+	getTemporarySignedUrl(body) {
+		const p = positional(body);
+		const doc = p.object(0, 'doc');
+		/** @type {DocEntry|undefined} */
+		let entry;
+		if (typeof doc.id === 'string' && doc.id !== '') {
+			entry = this.byId.get(doc.id);
+			if (!entry) throw notFound(`Document '${doc.id}' not found`);
+		} else if (typeof doc.logicalPath === 'string' && doc.logicalPath !== '') {
+			const id = this.byPath.get(doc.logicalPath);
+			entry = id ? this.byId.get(id) : undefined;
+			if (!entry) throw notFound(`Document with logicalPath '${doc.logicalPath}' not found`);
+		} else {
+			throw badRequest('params[0] (doc) must be a document record with an "id" (or "logicalPath")');
+		}
+		let version = entry.latest.version;
+		if (typeof doc.version === 'string' && doc.version !== '') {
+			if (!entry.versions.some((v) => v.record.version === doc.version)) {
+				throw notFound(`Version '${doc.version}' of document '${entry.latest.id}' not found`);
+			}
+			version = doc.version;
+		}
+		const expiresRaw = p.params[1];
+		if (expiresRaw === undefined || expiresRaw === null)
+			throw badRequest('params[1] (expires) is required');
+		if (typeof expiresRaw !== 'string' || Number.isNaN(Date.parse(expiresRaw))) {
+			throw badRequest('params[1] (expires) must be an ISO 8601 date string');
+		}
+		const expires = Date.parse(expiresRaw);
+		if (expires <= Date.now()) throw badRequest('params[1] (expires) must be in the future');
+		const id = entry.latest.id;
+		const sig = this.sign(id, version, expires);
+		const url = `${this.ctx.origin}/signed/${encodeURIComponent(id)}?v=${encodeURIComponent(version)}&expires=${expires}&sig=${sig}`;
+		return { results: url };
+	}
+
+	/**
+	 * GET /signed/<docId>?v=&expires=&sig=  (no Authorization)
+	 * @param {URL} url
+	 * @param {import('node:http').IncomingMessage} req
+	 * @param {import('node:http').ServerResponse} res
+	 */
+	download(url, req, res) {
+		const id = decodeURIComponent(url.pathname.slice('/signed/'.length));
+		const version = url.searchParams.get('v') || '';
+		const expiresStr = url.searchParams.get('expires') || '';
+		const sig = url.searchParams.get('sig') || '';
+		const expected = this.sign(id, version, Number(expiresStr));
+		const ok =
+			/^\d+$/.test(expiresStr) &&
+			sig.length === expected.length &&
+			crypto.timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
+		if (!ok) throw new HttpError(403, 'The request signature does not match');
+		if (Date.now() > Number(expiresStr)) throw new HttpError(403, 'Request has expired');
+		const entry = this.byId.get(id);
+		const v = entry && entry.versions.find((x) => x.record.version === version);
+		if (!v) throw notFound(`Document '${id}' version '${version}' not found`);
+		const name = v.record.fileName;
+		const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+		const entryLog = /** @type {any} */ (res).logEntry;
+		if (entryLog) entryLog.status = 200;
+		res.writeHead(200, {
+			'Content-Type': v.record.contentType,
+			'Content-Length': String(v.data.length),
+			'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+			'Cache-Control': 'private, no-store',
+		});
+		if (req.method === 'HEAD') res.end();
+		else res.end(v.data);
+	}
+}
+
+module.exports = { Documents, parseMultipart };

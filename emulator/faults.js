@@ -1,0 +1,156 @@
+'use strict';
+/**
+ * Fault injection: armed faults (emu.injectFault) and per-request faults
+ * (header `X-Emulator-Fault: <type>[;key=value;...][, <type>...]`).
+ */
+
+const STATUS_FAULTS = ['429', '500', '503'];
+const STREAM_FAULTS = [
+	'drop',
+	'malformed',
+	'no-final',
+	'stall',
+	'token-delay',
+	'big-stream',
+	'split-utf8',
+	'huge-line',
+];
+const EXPORT_FAULTS = ['same-cursor', 'empty-page'];
+const ALL_FAULTS = [...STATUS_FAULTS, ...STREAM_FAULTS, ...EXPORT_FAULTS];
+
+const ENDPOINTS = [
+	'run',
+	'createSession',
+	'export',
+	'loadByFlowSession',
+	'getTemporarySignedUrl',
+	'loadByLogicalPath',
+	'uploadFile',
+	'getStatus',
+	'queryMetadata',
+	'download',
+];
+
+/** @param {string} v */
+function parseValue(v) {
+	if (/^-?\d+(\.\d+)?$/.test(v)) return Number(v);
+	if (v === 'true') return true;
+	if (v === 'false') return false;
+	return v;
+}
+
+/**
+ * Parse `429;retryAfter=2, drop;afterEvents=5` into fault objects.
+ * @param {string} spec
+ * @returns {{ type: string, params: Record<string, any> }[]}
+ */
+function parseFaultSpec(spec) {
+	return String(spec)
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean)
+		.map((one) => {
+			const [type, ...rest] = one.split(';').map((s) => s.trim());
+			/** @type {Record<string, any>} */
+			const params = {};
+			for (const kv of rest) {
+				if (!kv) continue;
+				const eq = kv.indexOf('=');
+				if (eq < 0) params[kv] = true;
+				else params[kv.slice(0, eq).trim()] = parseValue(kv.slice(eq + 1).trim());
+			}
+			return { type: type.toLowerCase(), params };
+		});
+}
+
+/** @param {string} type */
+function checkType(type) {
+	if (!ALL_FAULTS.includes(type)) {
+		throw new Error(`Unknown emulator fault "${type}". Known: ${ALL_FAULTS.join(', ')}`);
+	}
+}
+
+/**
+ * Arm a fault for the next `times` matching requests.
+ * @param {any} ctx
+ * @param {string | {type: string, [k: string]: any}} fault
+ * @param {{ endpoint?: string, times?: number, [k: string]: any }} [options]
+ */
+function injectFault(ctx, fault, options = {}) {
+	const { endpoint, times = 1, ...extra } = options || {};
+	/** @type {{type: string, params: Record<string, any>}} */
+	let parsed;
+	if (typeof fault === 'string') {
+		parsed = parseFaultSpec(fault)[0];
+		if (!parsed) throw new Error('injectFault: empty fault');
+	} else if (fault && typeof fault === 'object' && typeof fault.type === 'string') {
+		const { type, ...params } = fault;
+		parsed = { type: type.toLowerCase(), params };
+	} else {
+		throw new Error(
+			'injectFault: fault must be a string like "429" or an object { type, ...params }',
+		);
+	}
+	checkType(parsed.type);
+	if (endpoint !== undefined && endpoint !== null && !ENDPOINTS.includes(endpoint)) {
+		throw new Error(`injectFault: unknown endpoint "${endpoint}". Known: ${ENDPOINTS.join(', ')}`);
+	}
+	const armed = {
+		type: parsed.type,
+		params: { ...parsed.params, ...extra },
+		endpoint: endpoint || null,
+		times: Math.max(1, Math.floor(times)),
+	};
+	ctx.faults.push(armed);
+	return armed;
+}
+
+/**
+ * Take the faults of the given types that apply to this request.
+ * Header faults win (armed faults are then not consumed).
+ * @param {any} ctx
+ * @param {import('node:http').IncomingMessage} req
+ * @param {string} endpoint
+ * @param {string[]} types
+ * @param {boolean} [firstOnly]
+ * @returns {{type: string, params: Record<string, any>}[]}
+ */
+function takeFaults(ctx, req, endpoint, types, firstOnly = false) {
+	const header = req.headers['x-emulator-fault'];
+	if (header !== undefined) {
+		const list = parseFaultSpec(Array.isArray(header) ? header.join(',') : header).filter((f) =>
+			types.includes(f.type),
+		);
+		return firstOnly ? list.slice(0, 1) : list;
+	}
+	/** @type {{type: string, params: Record<string, any>}[]} */
+	const out = [];
+	for (const armed of ctx.faults) {
+		if (armed.times <= 0) continue;
+		if (armed.endpoint && armed.endpoint !== endpoint) continue;
+		if (!types.includes(armed.type)) continue;
+		if (out.some((f) => f.type === armed.type)) continue;
+		armed.times -= 1;
+		out.push({ type: armed.type, params: armed.params });
+		if (firstOnly) break;
+	}
+	ctx.faults = ctx.faults.filter((/** @type {any} */ f) => f.times > 0);
+	return out;
+}
+
+/** @param {{type: string, params: Record<string, any>}[]} faults @param {string} type */
+function findFault(faults, type) {
+	return faults.find((f) => f.type === type);
+}
+
+module.exports = {
+	STATUS_FAULTS,
+	STREAM_FAULTS,
+	EXPORT_FAULTS,
+	ALL_FAULTS,
+	ENDPOINTS,
+	parseFaultSpec,
+	injectFault,
+	takeFaults,
+	findFault,
+};

@@ -1,0 +1,189 @@
+'use strict';
+/**
+ * BotDojo emulator: an in-memory HTTP server implementing the flow execution and project
+ * data interface (9 endpoints) with fault injection. No dependencies beyond node:http.
+ *
+ *   const { startEmulator } = require('./emulator');
+ *   const emu = await startEmulator({ port: 0 });
+ *   // credential base URL: emu.baseUrl, key: emu.keys.project
+ *   await emu.close();
+ */
+const http = require('node:http');
+const crypto = require('node:crypto');
+const { createHandler } = require('./server');
+const { Store } = require('./store');
+const { Documents } = require('./documents');
+const { Indexes } = require('./indexes');
+const { builtinFlows, normalizeFlow } = require('./flows');
+const { injectFault } = require('./faults');
+const { iso } = require('./util');
+
+const ACCOUNT_ID = 'acc_demo';
+const PROJECT_ID = 'proj_demo';
+const KEYS = Object.freeze({
+	project: 'bdk_project_demo_0123456789',
+	flow: 'bdk_flow_echo_0123456789',
+	noUpload: 'bdk_project_readonly_0123456789',
+});
+
+/** @param {any} ctx */
+function seedDemo(ctx) {
+	const now = Date.now();
+	ctx.store.seedFlowRequests('flow_echo', 5, {
+		start: now - 3600000,
+		stepMs: 60000,
+		errorEvery: 5,
+	});
+	const session = ctx.store.createSession('flow_echo', {}, 'ses_demo');
+	['Hello', 'What did I just say?'].forEach((text, i) => {
+		const modified = iso(now - 600000 + i * 60000);
+		ctx.store.addRecord({
+			flow_id: 'flow_echo',
+			flow_session_id: session.id,
+			body: { text_input: text },
+			response: { text_output: `Echo #${i + 1}: ${text}` },
+			aiMessage: {
+				id: `msg_demo_ai_${i + 1}`,
+				date: modified,
+				role: 'assistant',
+				steps: [],
+				content: `Echo #${i + 1}: ${text}`,
+			},
+			modified,
+			version: '3',
+			flow_history_id: 'fh_flow_echo_3',
+		});
+	});
+	ctx.documents.put({
+		fileName: 'welcome.txt',
+		logicalPath: 'docs/welcome.txt',
+		contentType: 'text/plain',
+		data: Buffer.from('Welcome to the BotDojo emulator.\n'),
+		meta: { demo: true },
+	});
+}
+
+/**
+ * Start the emulator.
+ * @param {{ port?: number, host?: string, seedDemo?: boolean }} [options]
+ */
+async function startEmulator(options = {}) {
+	const host = options.host || '127.0.0.1';
+	const port = options.port === undefined ? 0 : options.port;
+
+	/** @type {any} */
+	const ctx = {
+		accountId: ACCOUNT_ID,
+		projectId: PROJECT_ID,
+		ownerUid: 'usr_demo',
+		keys: KEYS,
+		secret: crypto.randomBytes(32),
+		requests: /** @type {any[]} */ ([]),
+		faults: /** @type {any[]} */ ([]),
+		timers: new Set(),
+		flows: new Map(),
+		origin: '',
+	};
+	ctx.store = new Store(ctx);
+	ctx.documents = new Documents(ctx);
+	ctx.indexes = new Indexes(ctx);
+	for (const [id, def] of Object.entries(builtinFlows())) ctx.flows.set(id, normalizeFlow(id, def));
+
+	/** @type {Set<import('node:net').Socket>} */
+	const sockets = new Set();
+	const server = http.createServer(createHandler(ctx));
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	server.on('clientError', (_err, socket) => {
+		if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+		else socket.destroy();
+	});
+
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.removeListener('error', reject);
+			resolve(undefined);
+		});
+	});
+	const addr = /** @type {import('node:net').AddressInfo} */ (server.address());
+	const hostPart =
+		addr.family === 'IPv6' || addr.family === /** @type {any} */ (6)
+			? `[${addr.address}]`
+			: addr.address;
+	ctx.origin = `http://${hostPart}:${addr.port}`;
+	if (options.seedDemo) seedDemo(ctx);
+
+	let closing = /** @type {Promise<void>|null} */ (null);
+
+	const emu = {
+		origin: ctx.origin,
+		baseUrl: `${ctx.origin}/api/v1`,
+		port: addr.port,
+		accountId: ACCOUNT_ID,
+		projectId: PROJECT_ID,
+		keys: KEYS,
+		/** every request received, in order */
+		requests: ctx.requests,
+		/** @param {string} endpoint */
+		requestsTo(endpoint) {
+			return ctx.requests.filter((/** @type {any} */ r) => r.endpoint === endpoint);
+		},
+		/**
+		 * @param {string | {type: string, [k: string]: any}} fault
+		 * @param {{ endpoint?: string, times?: number, [k: string]: any }} [opts]
+		 */
+		injectFault(fault, opts) {
+			return injectFault(ctx, fault, opts);
+		},
+		/** @param {string} id @param {any} def */
+		defineFlow(id, def) {
+			ctx.flows.set(id, normalizeFlow(id, def));
+		},
+		/**
+		 * @param {string} flowId
+		 * @param {number} count
+		 * @param {{ start?: number, stepMs?: number, errorEvery?: number, runningEvery?: number, sessionId?: string }} [opts]
+		 */
+		seedFlowRequests(flowId, count, opts) {
+			return ctx.store.seedFlowRequests(flowId, count, opts);
+		},
+		/** @param {Record<string, any>} record */
+		addRecord(record) {
+			return ctx.store.addRecord(record);
+		},
+		sessions: ctx.store.sessions,
+		documents: ctx.documents.byId,
+		/** flow request records by id */
+		records: ctx.store.records,
+		flows: ctx.flows,
+		reset() {
+			ctx.requests.length = 0;
+			ctx.faults = [];
+			ctx.store.reset();
+			ctx.documents.reset();
+			if (options.seedDemo) seedDemo(ctx);
+		},
+		/** Close the server, destroying open sockets (stalled streams included). */
+		close() {
+			if (!closing) {
+				closing = new Promise((resolve) => {
+					for (const item of ctx.timers) {
+						clearTimeout(item.t);
+						item.resolve();
+					}
+					ctx.timers.clear();
+					server.close(() => resolve());
+					for (const s of sockets) s.destroy();
+					server.closeAllConnections();
+				});
+			}
+			return closing;
+		},
+	};
+	return emu;
+}
+
+module.exports = { startEmulator, KEYS, ACCOUNT_ID, PROJECT_ID };

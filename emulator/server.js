@@ -1,0 +1,316 @@
+'use strict';
+/**
+ * Routing, request log, status faults, authentication and dispatch to the handlers.
+ */
+const {
+	HttpError,
+	badRequest,
+	notFound,
+	sendJson,
+	sendError,
+	readBody,
+	isPlainObject,
+	positional,
+} = require('./util');
+const {
+	takeFaults,
+	parseFaultSpec,
+	ALL_FAULTS,
+	STATUS_FAULTS,
+	EXPORT_FAULTS,
+} = require('./faults');
+const { handleRun } = require('./flows');
+const { encodeCursor, decodeCursor } = require('./store');
+
+const API_PREFIX = /^\/api\/v1\/accounts\/([^/]+)\/projects\/([^/]+)\/(.+)$/;
+
+/** @type {Record<string, string>} */
+const POSITIONAL_ROUTES = {
+	'flow_sessions/createSession': 'createSession',
+	'flow_requests/export': 'export',
+	'flow_requests/loadByFlowSession': 'loadByFlowSession',
+	'documents/getTemporarySignedUrl': 'getTemporarySignedUrl',
+	'documents/loadByLogicalPath': 'loadByLogicalPath',
+	'documents/upload-file': 'uploadFile',
+	'indexes/getStatus': 'getStatus',
+	'indexes/queryMetadata': 'queryMetadata',
+};
+
+/** Cursor used by the same-cursor/empty-page faults for "before the first record". */
+const START = { t: -8640000000000000, id: '' };
+
+/** @param {string} s */
+function decode(s) {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		throw badRequest(`Malformed path segment: ${s}`);
+	}
+}
+
+/**
+ * @param {string} method
+ * @param {string} pathname
+ * @returns {{ endpoint: string, accountId?: string, projectId?: string, flowId?: string }}
+ */
+function route(method, pathname) {
+	if (pathname.startsWith('/signed/') && (method === 'GET' || method === 'HEAD'))
+		return { endpoint: 'download' };
+	const m = API_PREFIX.exec(pathname);
+	if (!m) return { endpoint: 'unknown' };
+	const rest = m[3].replace(/\/+$/, '');
+	const run = /^flows\/([^/]+)\/run$/.exec(rest);
+	const endpoint = run ? 'run' : POSITIONAL_ROUTES[rest];
+	if (!endpoint) return { endpoint: 'unknown' };
+	return { endpoint, accountId: m[1], projectId: m[2], flowId: run ? run[1] : undefined };
+}
+
+/**
+ * @param {any} ctx
+ * @param {import('node:http').IncomingMessage} req
+ * @param {string} endpoint
+ * @param {string|undefined} flowId
+ */
+function authenticate(ctx, req, endpoint, flowId) {
+	const auth = req.headers.authorization;
+	if (auth === undefined || auth.trim() === '') {
+		throw new HttpError(
+			401,
+			'Missing API key: send it as the raw value of the Authorization header',
+		);
+	}
+	if (/^bearer\s/i.test(auth.trim())) {
+		throw new HttpError(
+			401,
+			'Invalid API key: the key must be sent as the raw Authorization value, without "Bearer"',
+		);
+	}
+	const key = auth.trim();
+	if (key === ctx.keys.project) return;
+	if (key === ctx.keys.flow) {
+		if (endpoint === 'run' && flowId === 'flow_echo') return;
+		const what = endpoint === 'run' ? `flow '${flowId}'` : `the ${endpoint} endpoint`;
+		throw new HttpError(
+			403,
+			`This API key is a flow key limited to flow 'flow_echo'; it cannot call ${what}`,
+		);
+	}
+	if (key === ctx.keys.noUpload) {
+		if (endpoint === 'uploadFile')
+			throw new HttpError(403, 'This API key lacks the permission to upload files');
+		return;
+	}
+	throw new HttpError(401, 'Invalid API key');
+}
+
+/** @param {any} ctx @param {any} body */
+function createSession(ctx, body) {
+	const p = positional(body);
+	const flowId = p.string(0, 'flow_id');
+	if (!ctx.flows.has(flowId))
+		throw notFound(`Flow '${flowId}' not found in project '${ctx.projectId}'`);
+	const state = p.object(1, 'session_data');
+	for (const [name, store] of Object.entries(state)) {
+		if (!isPlainObject(store) || !isPlainObject(store.variables)) {
+			throw badRequest(
+				`params[1] (session_data): store '${name}' must be an object { "variables": { ... } }`,
+			);
+		}
+	}
+	return ctx.store.createSession(flowId, state);
+}
+
+/**
+ * @param {any} ctx
+ * @param {import('node:http').IncomingMessage} req
+ * @param {any} body
+ */
+function exportPage(ctx, req, body) {
+	const p = positional(body);
+	const flowId = p.string(0, 'flowId');
+	const afterCursor = p.optString(1, 'afterCursor');
+	const after = afterCursor === undefined ? undefined : decodeCursor(afterCursor);
+	const limit = p.params[2];
+	if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+		throw badRequest('params[2] (limit) must be an integer from 1 to 1000');
+	}
+	const from = p.optDate(3, 'fromDate');
+	const to = p.optDate(4, 'toDate');
+	const page = ctx.store.exportPage(flowId, { after, limit, from, to });
+	const [fault] = takeFaults(ctx, req, 'export', EXPORT_FAULTS, true);
+	if (fault && fault.type === 'same-cursor') {
+		return {
+			results: page.results,
+			nextCursor: afterCursor !== undefined ? afterCursor : encodeCursor(START.t, START.id),
+			hasMore: true,
+		};
+	}
+	if (fault && fault.type === 'empty-page') {
+		const pos = after || START;
+		return {
+			results: [],
+			nextCursor: encodeCursor(pos.t, pos.id, { n: Date.now() % 100000 }),
+			hasMore: true,
+		};
+	}
+	return { results: page.results, nextCursor: page.nextCursor, hasMore: page.hasMore };
+}
+
+/**
+ * @param {any} ctx
+ * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
+ */
+function createHandler(ctx) {
+	return (req, res) => {
+		const method = req.method || 'GET';
+		const url = new URL(req.url || '/', ctx.origin);
+		const r = route(method, url.pathname);
+		const entry = {
+			endpoint: r.endpoint,
+			method,
+			path: req.url || '/',
+			headers: { ...req.headers },
+			body: /** @type {any} */ (undefined),
+			status: /** @type {number|undefined} */ (undefined),
+			receivedAt: Date.now(),
+			respondedAt: /** @type {number|undefined} */ (undefined),
+		};
+		ctx.requests.push(entry);
+		/** @type {any} */ (res).logEntry = entry;
+		res.on('close', () => {
+			if (entry.respondedAt === undefined) entry.respondedAt = Date.now();
+			if (entry.status === undefined) entry.status = res.headersSent ? res.statusCode : 0;
+		});
+		handle(ctx, req, res, r, url, entry).catch((err) => {
+			if (!res.headersSent) sendError(res, err);
+			else if (!res.destroyed) res.destroy();
+		});
+	};
+}
+
+/**
+ * @param {any} ctx
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ * @param {ReturnType<typeof route>} r
+ * @param {URL} url
+ * @param {any} entry
+ */
+async function handle(ctx, req, res, r, url, entry) {
+	const raw = await readBody(req);
+	const { endpoint } = r;
+
+	/** @type {any} */
+	let payload;
+	/** @type {Error|undefined} */
+	let jsonError;
+	/** @type {any} */
+	let upload;
+	if (endpoint === 'uploadFile') {
+		upload = ctx.documents.parseUpload(raw, req.headers['content-type'], entry);
+	} else if (raw.length > 0) {
+		const text = raw.toString('utf8');
+		try {
+			payload = JSON.parse(text);
+			entry.body = payload;
+		} catch {
+			entry.body = text;
+			jsonError = badRequest('Request body is not valid JSON');
+		}
+	}
+
+	if (endpoint === 'unknown') throw notFound(`No such endpoint: ${req.method} ${url.pathname}`);
+	if (endpoint !== 'download' && method(req) !== 'POST') {
+		throw new HttpError(405, `Method ${req.method} not allowed; use POST`, { Allow: 'POST' });
+	}
+
+	// faults selected by header must name known faults
+	const header = req.headers['x-emulator-fault'];
+	if (header !== undefined) {
+		for (const f of parseFaultSpec(Array.isArray(header) ? header.join(',') : header)) {
+			if (!ALL_FAULTS.includes(f.type)) throw badRequest(`Unknown X-Emulator-Fault "${f.type}"`);
+		}
+	}
+
+	// status faults (and drop for non-streaming requests) are answered before anything else
+	const isStreamRun =
+		endpoint === 'run' &&
+		isPlainObject(payload) &&
+		isPlainObject(payload.options) &&
+		payload.options.stream === 'http';
+	const [early] = takeFaults(
+		ctx,
+		req,
+		endpoint,
+		isStreamRun ? STATUS_FAULTS : [...STATUS_FAULTS, 'drop'],
+		true,
+	);
+	if (early) {
+		if (early.type === 'drop') {
+			if (req.socket) req.socket.destroy();
+			return;
+		}
+		const retryAfter = early.params.retryAfter;
+		/** @type {Record<string, string>} */
+		const headers = {};
+		if (early.type === '429')
+			headers['Retry-After'] = String(retryAfter === undefined ? 1 : retryAfter);
+		else if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+		const status = Number(early.type);
+		const message =
+			status === 429
+				? 'Too many requests: rate limit exceeded'
+				: status === 503
+					? 'Service temporarily unavailable'
+					: 'Internal server error';
+		throw new HttpError(status, message, headers);
+	}
+
+	if (endpoint === 'download') {
+		ctx.documents.download(url, req, res);
+		return;
+	}
+
+	const flowId = r.flowId === undefined ? undefined : decode(r.flowId);
+	authenticate(ctx, req, endpoint, flowId);
+	const accountId = decode(/** @type {string} */ (r.accountId));
+	const projectId = decode(/** @type {string} */ (r.projectId));
+	if (accountId !== ctx.accountId) throw notFound(`Account '${accountId}' not found`);
+	if (projectId !== ctx.projectId)
+		throw notFound(`Project '${projectId}' not found in account '${accountId}'`);
+	if (jsonError) throw jsonError;
+
+	switch (endpoint) {
+		case 'run':
+			return handleRun(ctx, req, res, /** @type {string} */ (flowId), payload);
+		case 'uploadFile':
+			return ctx.documents.upload(upload, res);
+		case 'createSession':
+			return sendJson(res, 200, createSession(ctx, payload));
+		case 'export':
+			return sendJson(res, 200, exportPage(ctx, req, payload));
+		case 'loadByFlowSession': {
+			const p = positional(payload);
+			const fid = p.string(0, 'flowId');
+			const sid = p.string(1, 'sessionId');
+			return sendJson(res, 200, { results: ctx.store.loadByFlowSession(fid, sid) });
+		}
+		case 'getTemporarySignedUrl':
+			return sendJson(res, 200, ctx.documents.getTemporarySignedUrl(payload));
+		case 'loadByLogicalPath':
+			return sendJson(res, 200, ctx.documents.loadByLogicalPath(payload));
+		case 'getStatus':
+			return sendJson(res, 200, ctx.indexes.getStatus(payload));
+		case 'queryMetadata':
+			return sendJson(res, 200, ctx.indexes.queryMetadata(payload));
+		default:
+			throw notFound(`No such endpoint: ${req.method} ${url.pathname}`);
+	}
+}
+
+/** @param {import('node:http').IncomingMessage} req */
+function method(req) {
+	return (req.method || '').toUpperCase();
+}
+
+module.exports = { createHandler, route };
