@@ -47,9 +47,9 @@ describe('error mapping', () => {
 	});
 
 	it.each([
-		['429', /limiting the request rate \(429\)/, /asked to wait 1 s/],
-		['500', /internal error \(500\)/, /Try again later/],
-		['503', /temporarily unavailable \(503\)/, /Try again in a few minutes/],
+		['429' as const, /limiting the request rate \(429\)/, /asked to wait 1 s/],
+		['500' as const, /internal error \(500\)/, /Try again later/],
+		['503' as const, /temporarily unavailable \(503\)/, /Try again in a few minutes/],
 	])('%s: a clear message that says whether retrying is safe', async (type, message, advice) => {
 		env.emu.injectFault({ type, retryAfter: 1 }, { endpoint: 'getStatus', times: 1 });
 		const { error } = await getStatus(env.credentials);

@@ -187,7 +187,12 @@ export async function sendWithRetries(
 		}
 		await drain(response.body);
 		waited += wait;
-		await sleep(wait);
+		try {
+			// Stop (the execution's cancel signal) ends the wait at once; nothing ran yet.
+			await sleep(wait, settings.abortSignal);
+		} catch (error) {
+			throw transportError(this, error, credentials, { ...settings, repeatable: true });
+		}
 	}
 }
 
@@ -459,4 +464,266 @@ export function positionalPostReceive(
 					: { value: json as string },
 		}));
 	};
+}
+
+/*
+ * Documents: the multipart upload and the download of a temporary signed link.
+ */
+
+/**
+ * Uploads a document as `multipart/form-data` (named fields, not positional). Redirects are not
+ * followed: a client that follows them keeps a copy of the whole body to send it again.
+ */
+export async function uploadRequest(
+	this: IExecuteFunctions,
+	form: FormData,
+	settings: RequestSettings = {},
+): Promise<unknown> {
+	try {
+		return await botDojoRequest.call(this, 'POST', ['documents', 'upload-file'], form, settings, {
+			disableFollowRedirect: true,
+		});
+	} catch (error) {
+		throw explainUploadRefusal(error);
+	}
+}
+
+/** A 403 on upload has two causes a user can act on: say both in the message itself. */
+function explainUploadRefusal(error: unknown): unknown {
+	if (error instanceof NodeApiError && error.httpCode === '403') {
+		error.message =
+			'The API key may not upload documents (403): it lacks upload permission, or it is a flow key';
+	}
+	return error;
+}
+
+export interface DownloadedFile {
+	data: Buffer;
+	contentType?: string;
+}
+
+/**
+ * Downloads the file behind a signed link. The signature in the link is its authorisation, so
+ * the request carries no BotDojo credentials: the API key must not reach the storage host.
+ * `expiresAt` (epoch ms) is the expiry that was asked for, to tell an expired link from others.
+ */
+export async function downloadSignedUrl(
+	this: IExecuteFunctions,
+	url: string,
+	expiresAt: number,
+	settings: RequestSettings = {},
+): Promise<DownloadedFile> {
+	const retry = settings.retry ?? DEFAULT_RETRY;
+	const abortSignal = settings.abortSignal ?? this.getExecutionCancelSignal?.();
+	let waited = 0;
+	for (let attempt = 1; ; attempt++) {
+		let response: FullResponse;
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'GET',
+				url,
+				encoding: 'arraybuffer',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: settings.timeout,
+				abortSignal,
+			})) as FullResponse;
+		} catch (error) {
+			throw downloadFailure(this, error, url, settings);
+		}
+		if (response.statusCode < 400) {
+			const body = response.body;
+			return {
+				data: Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer),
+				contentType: header(response.headers, 'content-type'),
+			};
+		}
+		const wait = retryDelayMs(response, attempt, retry, waited);
+		if (wait === undefined) throw downloadRefusal(this, response, url, expiresAt, settings);
+		waited += wait;
+		try {
+			await sleep(wait, abortSignal);
+		} catch (error) {
+			throw downloadFailure(this, error, url, settings);
+		}
+	}
+}
+
+/** The link without its query (the signature): enough to say where, nothing to reuse. */
+function linkWithoutSignature(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.origin}${parsed.pathname}`;
+	} catch {
+		return 'the download link';
+	}
+}
+
+function downloadRefusal(
+	ctx: IExecuteFunctions,
+	response: FullResponse,
+	url: string,
+	expiresAt: number,
+	settings: RequestSettings,
+): NodeApiError {
+	const raw = response.body;
+	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : '';
+	let body: unknown = text;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		// a plain-text answer is shown as it is
+	}
+	const said = serviceMessage(body);
+	const saidLine = said ? `The storage said: "${said}". ` : '';
+	const status = response.statusCode;
+	const expired = Date.now() >= expiresAt || /expired/i.test(said ?? '');
+	const until = new Date(expiresAt).toISOString();
+	let message: string;
+	let description: string;
+	if (expired && (status === 400 || status === 401 || status === 403 || status === 410)) {
+		message = `The download link has expired (it was valid until ${until})`;
+		description = `${saidLine}Ask for a link that lasts longer (Expires) and download it before then, e.g. with the Download File option of this node.`;
+	} else if (status === 403 || status === 401) {
+		message = `The download link was refused (${status})`;
+		description = `${saidLine}Its signature does not match: the link may have been changed. Get a new link.`;
+	} else if (status === 404) {
+		message = 'The file behind the download link was not found (404)';
+		description = `${saidLine}The document or its version may have been deleted. Get a new link.`;
+	} else {
+		message = `Downloading the file failed (${status})`;
+		description = saidLine;
+	}
+	return new NodeApiError(ctx.getNode(), { statusCode: status, body } as JsonObject, {
+		message,
+		description: `${description} Link: ${linkWithoutSignature(url)}. ${retryAdvice(true)}`.trim(),
+		httpCode: String(status),
+		itemIndex: settings.itemIndex,
+	});
+}
+
+function downloadFailure(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	url: string,
+	settings: RequestSettings,
+): NodeApiError {
+	const code = (error as { code?: string })?.code ?? '';
+	const raw = (error as Error)?.message ?? String(error);
+	const cancelled = code === 'ERR_CANCELED' || /aborted|canceled/i.test(raw);
+	return new NodeApiError(ctx.getNode(), { message: raw, code } as JsonObject, {
+		message: cancelled
+			? 'The download was cancelled'
+			: `Could not download the file from ${linkWithoutSignature(url)}${code ? ` (${code})` : ''}`,
+		description: `${raw}. ${retryAdvice(true)}`,
+		itemIndex: settings.itemIndex,
+	});
+}
+
+/*
+ * Running a flow (Style A body `{ body, options }`). The run is not repeatable: once BotDojo
+ * accepted it, the flow may have run, so nothing after acceptance is retried.
+ */
+
+/**
+ * POSTs a run; `stream` asks for the body as a readable stream (NDJSON) instead of parsed JSON.
+ * `settings.abortSignal` aborts the request and its stream, also after the answer began: n8n's
+ * helper replaces a request's signal by the execution's, so the helper is called on a context
+ * whose execution signal is this one (link it to the execution's signal for Stop to work).
+ */
+export async function runFlowRequest(
+	this: IExecuteFunctions,
+	flowId: string,
+	payload: { body: IDataObject; options: IDataObject },
+	settings: RequestSettings,
+	stream: boolean,
+): Promise<FullResponse> {
+	const signal = settings.abortSignal;
+	const ctx: IExecuteFunctions = signal
+		? Object.create(this, { getExecutionCancelSignal: { value: () => signal } })
+		: this;
+	return await sendWithRetries.call(
+		ctx,
+		'POST',
+		['flows', flowId, 'run'],
+		payload as unknown as IDataObject,
+		{ ...settings, repeatable: false },
+		stream ? { encoding: 'stream' } : {},
+	);
+}
+
+/** What a broken run stream reports (the NDJSON reader's NdjsonStreamError has this shape). */
+export interface RunStreamFailure {
+	kind: string;
+	message: string;
+	events: number;
+}
+
+const STREAM_FAILURE_HINTS: Record<string, string> = {
+	malformed: 'BotDojo sent a line that is not JSON in the middle of the stream.',
+	oversize:
+		'One line of the stream was larger than the Max Line Size option allows; it was refused so that it could not use up the memory of n8n. Raise the option if the flow really sends such large events.',
+	incomplete: "The stream closed before BotDojo sent the flow's result.",
+	idle: 'Raise the Idle Timeout option if the flow pauses this long on purpose.',
+	timeout: 'Raise the Timeout option if the flow needs longer.',
+	dropped: 'The connection broke: BotDojo, a proxy or the network closed it.',
+	cancelled: 'The execution was stopped.',
+};
+
+/** A run stream that broke after BotDojo accepted the run. */
+export function runStreamError(
+	ctx: BotDojoContext,
+	failure: RunStreamFailure,
+	settings: RequestSettings,
+): NodeApiError {
+	const flow = settings.subject?.flowId;
+	const hint = STREAM_FAILURE_HINTS[failure.kind] ?? '';
+	const lookUp = flow
+		? ` Look the run up among the flow requests of flow "${flow}" in BotDojo before running it again.`
+		: '';
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: failure.message, kind: failure.kind, eventsReceived: failure.events } as JsonObject,
+		{
+			message: failure.message,
+			description: `${hint} The flow may have run, partly or fully.${lookUp} ${retryAdvice(false)}`,
+			itemIndex: settings.itemIndex,
+		},
+	);
+}
+
+/** A run whose record came back with status `error` (the flow itself failed). */
+export function flowReportedError(
+	ctx: BotDojoContext,
+	record: IDataObject,
+	settings: RequestSettings,
+): NodeApiError {
+	const said = serviceMessage(record.response) ?? serviceMessage(record) ?? 'no details given';
+	const flow = String(record.flow_id ?? settings.subject?.flowId ?? '');
+	return new NodeApiError(
+		ctx.getNode(),
+		{
+			message: said,
+			flowRequestId: (record.id as string) ?? null,
+			flowSessionId: (record.flow_session_id as string) ?? null,
+		} as JsonObject,
+		{
+			message: `The flow reported an error: ${said}`,
+			description: `BotDojo ran flow "${flow}" (flow request "${String(record.id ?? '')}") and it ended with status "error". To branch on this in the workflow instead, set the option On Flow Error to Output the Record. ${retryAdvice(false)}`,
+			itemIndex: settings.itemIndex,
+		},
+	);
+}
+
+/** An answer to a run that is not a flow request record. */
+export function unexpectedRunAnswer(
+	ctx: BotDojoContext,
+	what: string,
+	settings: RequestSettings,
+): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message: what } as JsonObject, {
+		message: `BotDojo answered the run with something that is not a flow result: ${what}`,
+		description: `The flow may have run. Check the Base URL in the BotDojo API credential. ${retryAdvice(false)}`,
+		itemIndex: settings.itemIndex,
+	});
 }

@@ -275,3 +275,107 @@ export function startRun(settings: RunSettings): StartedRun {
 export async function runNode(settings: RunSettings): Promise<RunResult> {
 	return await startRun(settings).result;
 }
+
+export interface PollSettings {
+	node: NodeUnderTest;
+	credentials: Record<string, BotDojoCredentialData>;
+	/** `trigger` for an active workflow's poll, `manual` for the editor's "Fetch Test Event". */
+	mode?: WorkflowExecuteMode;
+	/** Workflow static data; pass the same object to several polls (it is updated in place). */
+	staticData?: IDataObject;
+}
+
+export interface PollResult {
+	/** What `poll()` returned: `[items]`, or null when there was nothing new. */
+	output: INodeExecutionData[][] | null;
+	staticData: IDataObject;
+}
+
+/** Runs one poll of a polling trigger through n8n-core's PollContext, as n8n's poller does. */
+export async function runPoll(settings: PollSettings): Promise<PollResult> {
+	// Loaded here so that test files without triggers do not need it.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { PollContext } = require('n8n-core') as typeof import('n8n-core');
+	const credentialId =
+		settings.node.credentialId === undefined ? 'main' : settings.node.credentialId;
+	const node: INode = {
+		id: 'trigger-under-test',
+		name: settings.node.name ?? 'BotDojo Trigger',
+		type: `${PACKAGE}.${settings.node.type}`,
+		typeVersion: settings.node.typeVersion ?? 1,
+		position: [0, 0],
+		parameters: settings.node.parameters,
+		credentials: credentialId
+			? { botDojoApi: { id: credentialId, name: `BotDojo ${credentialId}` } }
+			: undefined,
+	};
+	const workflow = new Workflow({
+		id: 'wf-poll-test',
+		name: 'poll test',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: settings.staticData,
+	});
+	const mode = settings.mode ?? 'trigger';
+	const context = new PollContext(
+		workflow,
+		node,
+		additionalData(
+			settings.credentials as unknown as Record<string, ICredentialDataDecryptedObject>,
+		),
+		mode,
+		mode === 'manual' ? 'manual' : 'activate',
+	);
+	const nodeType = nodeTypes.getByNameAndVersion(node.type);
+	if (!nodeType.poll) throw new Error(`${node.type} is not a polling node`);
+	const output = await nodeType.poll.call(context);
+	if (settings.staticData && workflow.staticData !== settings.staticData) {
+		Object.assign(settings.staticData, workflow.staticData);
+	}
+	return { output, staticData: workflow.staticData };
+}
+
+/**
+ * n8n's binary data modes: `memory` keeps a file as base64 in its item, `filesystem` stores it
+ * under a temp folder and leaves an `id` in the item (what n8n does by default for large files).
+ */
+export type BinaryMode = 'memory' | 'filesystem';
+
+/** n8n-core's own DI container (it may carry its own copy of @n8n/di). */
+function coreContainer(): { get<T>(type: new (...args: never[]) => T): T } {
+	const diPath = require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] });
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return (require(diPath) as { Container: ReturnType<typeof coreContainer> }).Container;
+}
+
+/**
+ * Switches the binary data mode of the runs that follow (jest isolates modules per test file,
+ * so this does not reach other files). Files stored earlier stay readable in either mode.
+ */
+export async function setBinaryMode(mode: BinaryMode): Promise<void> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { BinaryDataConfig, BinaryDataService } = require('n8n-core') as typeof import('n8n-core');
+	const container = coreContainer();
+	const service = container.get(BinaryDataService) as unknown as {
+		mode: string;
+		managers: Record<string, unknown>;
+		init(): Promise<void>;
+	};
+	if (mode === 'filesystem' && !service.managers.filesystem) {
+		container.get(BinaryDataConfig).localStoragePath = fs.mkdtempSync(
+			path.join(os.tmpdir(), 'n8n-botdojo-binary-'),
+		);
+		await service.init();
+	}
+	// With no manager for the mode, n8n-core keeps binaries in memory (base64 in the item).
+	service.mode = mode === 'filesystem' ? 'filesystem-v2' : 'default';
+}
+
+/** The bytes of a binary in either mode, read the way nodes read them. */
+export async function readBinary(binary: import('n8n-workflow').IBinaryData): Promise<Buffer> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { BinaryDataService } = require('n8n-core') as typeof import('n8n-core');
+	return await coreContainer().get(BinaryDataService).getAsBuffer(binary);
+}

@@ -1,0 +1,104 @@
+/**
+ * When a signed link stops working: a number of minutes from now, or a date. Either way it
+ * must lie in the future; BotDojo gets it as ISO 8601 UTC with milliseconds.
+ */
+import { DateTime } from 'luxon';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { invalidInput, type InputPlace } from '../../shared/validation';
+
+const show = (expiresMode: string) => ({
+	show: { operation: ['getDownloadLink'], expiresMode: [expiresMode] },
+});
+
+export const expiryProperties: INodeProperties[] = [
+	{
+		displayName: 'Expires',
+		name: 'expiresMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'In Minutes', value: 'minutes', description: 'A number of minutes from now' },
+			{ name: 'At a Date', value: 'date', description: 'A date and time' },
+		],
+		default: 'minutes',
+		displayOptions: { show: { operation: ['getDownloadLink'] } },
+		description: 'When the link stops working',
+	},
+	{
+		displayName: 'Expires In (Minutes)',
+		name: 'expiresInMinutes',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 60,
+		displayOptions: show('minutes'),
+		description: 'Minutes from now until the link stops working; more than 0',
+	},
+	{
+		displayName: 'Expires At',
+		name: 'expiresAt',
+		type: 'dateTime',
+		default: '',
+		displayOptions: show('date'),
+		description:
+			"When the link stops working; must be in the future. A date without a time zone is read in the workflow's time zone.",
+	},
+];
+
+/** The expiry of the current item's link, in epoch milliseconds. */
+export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number): number {
+	const mode = ctx.getNodeParameter('expiresMode', place.itemIndex, 'minutes') as string;
+	if (mode === 'minutes') {
+		const value = ctx.getNodeParameter('expiresInMinutes', place.itemIndex, 60) as unknown;
+		const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+		if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes <= 0) {
+			throw invalidInput(
+				place,
+				'Expires In (Minutes)',
+				`is ${JSON.stringify(value)}, so the link would already have expired`,
+				'Enter a number of minutes greater than 0, e.g. 60.',
+			);
+		}
+		return now + Math.round(minutes * 60_000);
+	}
+	const value = ctx.getNodeParameter('expiresAt', place.itemIndex, '') as unknown;
+	const at = toEpochMs(value, ctx.getTimezone());
+	const valid =
+		'Give a date and time after now, e.g. 2030-01-31T18:00:00Z or {{ $now.plus(1, "day") }}.';
+	if (at === undefined) {
+		throw invalidInput(place, 'Expires At', `is not a date (${JSON.stringify(value)})`, valid);
+	}
+	if (at <= now) {
+		throw invalidInput(
+			place,
+			'Expires At',
+			`is in the past (${new Date(at).toISOString()}, now is ${new Date(now).toISOString()})`,
+			valid,
+		);
+	}
+	return at;
+}
+
+/** An n8n DateTime, a Date, epoch milliseconds or a date string in any common format. */
+function toEpochMs(value: unknown, timeZone: string): number | undefined {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (value && typeof (value as DateTime).toMillis === 'function') {
+		const ms = (value as DateTime).toMillis();
+		return Number.isFinite(ms) ? ms : undefined;
+	}
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const text = value.trim();
+	const options = { zone: timeZone };
+	const parsers = [
+		() => DateTime.fromISO(text, options),
+		() => DateTime.fromSQL(text, options),
+		() => DateTime.fromRFC2822(text, options),
+		() => DateTime.fromHTTP(text, options),
+	];
+	for (const parse of parsers) {
+		const parsed = parse();
+		if (parsed.isValid) return parsed.toMillis();
+	}
+	return undefined;
+}

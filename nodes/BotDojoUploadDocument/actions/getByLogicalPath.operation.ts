@@ -1,0 +1,68 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { readLookupPath } from './logicalPath';
+
+export const option: INodePropertyOptions = {
+	name: 'Get by Logical Path',
+	value: 'getByLogicalPath',
+	action: 'Get a document by its logical path',
+	description: 'Returns the record of the latest version of the document stored under a path',
+};
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Logical Path',
+		name: 'logicalPath',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. docs/handbook.pdf',
+		displayOptions: { show: { operation: ['getByLogicalPath'] } },
+		description: 'The logical path the document was uploaded under',
+	},
+];
+
+export interface LookupRequest {
+	logicalPath: string;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): LookupRequest {
+	return {
+		logicalPath: readLookupPath(
+			{ node: this.getNode(), itemIndex },
+			'Logical Path',
+			this.getNodeParameter('logicalPath', itemIndex, ''),
+		),
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	request: LookupRequest,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const record = await loadByLogicalPath.call(this, request.logicalPath, itemIndex);
+	return [{ json: record, pairedItem: { item: itemIndex } }];
+}
+
+/** The document record stored under a logical path (one positional call). */
+export async function loadByLogicalPath(
+	this: IExecuteFunctions,
+	logicalPath: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const answer = await positionalRequest.call(
+		this,
+		['documents', 'loadByLogicalPath'],
+		[logicalPath],
+		{ itemIndex, subject: { logicalPath }, abortSignal: this.getExecutionCancelSignal() },
+	);
+	return unwrapResults<IDataObject>(answer);
+}

@@ -1,0 +1,191 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { downloadSignedUrl, positionalRequest, unwrapResults } from '../../shared/transport';
+import {
+	invalidInput,
+	parseJsonObject,
+	requireText,
+	type InputPlace,
+} from '../../shared/validation';
+import { expiryProperties, readExpiry } from './expiry';
+import { loadByLogicalPath } from './getByLogicalPath.operation';
+import { readLookupPath } from './logicalPath';
+
+export const option: INodePropertyOptions = {
+	name: 'Get Download Link',
+	value: 'getDownloadLink',
+	action: 'Get a temporary download link for a document',
+	description:
+		'Returns a signed link that downloads the document without an API key until it expires; can also download the file',
+};
+
+const show = { show: { operation: ['getDownloadLink'] } };
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Document',
+		name: 'documentSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'By Logical Path',
+				value: 'logicalPath',
+				description: 'Look the document up by its path first (one more request)',
+			},
+			{
+				name: 'From a Document Record',
+				value: 'record',
+				description: 'Use a record returned by Upload or Get by Logical Path',
+			},
+		],
+		default: 'logicalPath',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Logical Path',
+		name: 'logicalPath',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. docs/handbook.pdf',
+		displayOptions: { show: { operation: ['getDownloadLink'], documentSource: ['logicalPath'] } },
+		description:
+			'The logical path the document was uploaded under; the link is for its latest version',
+	},
+	{
+		displayName: 'Document Record',
+		name: 'documentRecord',
+		type: 'json',
+		default: '={{ $json }}',
+		required: true,
+		displayOptions: { show: { operation: ['getDownloadLink'], documentSource: ['record'] } },
+		description:
+			'The document record (with its ID), e.g. the item output by Upload or Get by Logical Path. The link is for the version in the record.',
+	},
+	...expiryProperties,
+	{
+		displayName: 'Download File',
+		name: 'downloadFile',
+		type: 'boolean',
+		default: false,
+		displayOptions: show,
+		description: 'Whether to also download the file through the link into a binary field',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'outputBinaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		displayOptions: { show: { operation: ['getDownloadLink'], downloadFile: [true] } },
+		hint: 'The name of the output binary field to put the file in',
+	},
+];
+
+type DocumentSource = { logicalPath: string } | { record: IDataObject };
+
+export interface LinkRequest {
+	document: DocumentSource;
+	expiresAt: number;
+	/** Output binary field, when the file is to be downloaded too. */
+	downloadInto?: string;
+}
+
+/** Reads and checks the item's parameters; sends nothing. */
+export function prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
+	const place: InputPlace = { node: this.getNode(), itemIndex };
+	const source = this.getNodeParameter('documentSource', itemIndex, 'logicalPath') as string;
+	const document: DocumentSource =
+		source === 'record'
+			? { record: readRecord(place, this.getNodeParameter('documentRecord', itemIndex, '')) }
+			: {
+					logicalPath: readLookupPath(
+						place,
+						'Logical Path',
+						this.getNodeParameter('logicalPath', itemIndex, ''),
+					),
+				};
+	const expiresAt = readExpiry(this, place, Date.now());
+	const download = this.getNodeParameter('downloadFile', itemIndex, false) as boolean;
+	const downloadInto = download
+		? requireText(
+				place,
+				'Put Output File in Field',
+				this.getNodeParameter('outputBinaryPropertyName', itemIndex, 'data'),
+				'Enter the name of the binary field for the file, e.g. data.',
+			)
+		: undefined;
+	return { document, expiresAt, downloadInto };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	request: LinkRequest,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const document =
+		'record' in request.document
+			? request.document.record
+			: await loadByLogicalPath.call(this, request.document.logicalPath, itemIndex);
+	const expires = new Date(request.expiresAt).toISOString();
+	const answer = await positionalRequest.call(
+		this,
+		['documents', 'getTemporarySignedUrl'],
+		[document, expires],
+		{
+			itemIndex,
+			abortSignal: this.getExecutionCancelSignal(),
+			subject: {
+				documentId: typeof document.id === 'string' ? document.id : undefined,
+				logicalPath: typeof document.logicalPath === 'string' ? document.logicalPath : undefined,
+			},
+		},
+	);
+	const url = unwrapResults(answer);
+	if (typeof url !== 'string' || url === '') {
+		throw new NodeOperationError(this.getNode(), 'BotDojo answered without a download link', {
+			itemIndex,
+			description: `Expected the link as text, got: ${JSON.stringify(answer)?.slice(0, 200)}`,
+		});
+	}
+	const item: INodeExecutionData = {
+		json: { url, expires, document },
+		pairedItem: { item: itemIndex },
+	};
+	if (request.downloadInto) {
+		const file = await downloadSignedUrl.call(this, url, request.expiresAt, {
+			itemIndex,
+			abortSignal: this.getExecutionCancelSignal(),
+		});
+		const fileName = String(document.fileName ?? '') || lastSegment(document.logicalPath);
+		// Always pass a MIME type: without one n8n sniffs the bytes with a dynamic import.
+		const mimeType =
+			file.contentType || String(document.contentType ?? '') || 'application/octet-stream';
+		item.binary = {
+			[request.downloadInto]: await this.helpers.prepareBinaryData(file.data, fileName, mimeType),
+		};
+	}
+	return [item];
+}
+
+function readRecord(place: InputPlace, value: unknown): IDataObject {
+	const valid =
+		'Pass the record returned by Upload or Get by Logical Path, e.g. {{ $json }}, or choose Document: By Logical Path.';
+	const record = parseJsonObject(place, 'Document Record', value, valid);
+	if (typeof record.id !== 'string' || record.id.trim() === '') {
+		throw invalidInput(place, 'Document Record', 'has no "id"', valid);
+	}
+	return record;
+}
+
+function lastSegment(logicalPath: unknown): string {
+	return (typeof logicalPath === 'string' && logicalPath.split('/').pop()) || 'document';
+}

@@ -1,0 +1,52 @@
+/**
+ * The logical path of a document: where it lives in the project. Uploads check it strictly,
+ * so that every stored path is plain; lookups only refuse what can never be a path.
+ */
+import { invalidInput, requireText, type InputPlace } from '../../shared/validation';
+
+const MAX_LENGTH = 1024;
+
+export const UPLOAD_PATH_RULES =
+	'Use segments separated by "/", e.g. docs/handbook.pdf: no leading, trailing or double "/", no "." or ".." segments, no backslashes or control characters, at most 1024 characters. Spaces around the whole path are removed.';
+
+const LOOKUP_PATH_RULES =
+	'Enter the logical path the document was uploaded under, e.g. docs/handbook.pdf.';
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/** A path to store a document under: trimmed, then checked segment by segment. */
+export function readUploadPath(place: InputPlace, parameter: string, value: unknown): string {
+	const path = requireText(place, parameter, value, UPLOAD_PATH_RULES);
+	const refuse = (problem: string) => invalidInput(place, parameter, problem, UPLOAD_PATH_RULES);
+	if (CONTROL_CHARACTER.test(path))
+		throw refuse('contains a control character (e.g. a line break)');
+	if (path.includes('\\')) throw refuse('contains a backslash');
+	if (path.length > MAX_LENGTH) throw refuse(`is ${path.length} characters long`);
+	if (path.startsWith('/')) throw refuse(`starts with "/" ("${path}")`);
+	if (path.endsWith('/')) throw refuse(`ends with "/" ("${path}")`);
+	for (const segment of path.split('/')) {
+		if (segment === '') throw refuse(`contains an empty segment "//" ("${path}")`);
+		if (segment === '.' || segment === '..') {
+			throw refuse(`contains a "${segment}" segment ("${path}")`);
+		}
+		if (segment.trim() !== segment) {
+			throw refuse(`has a segment that starts or ends with a space ("${segment}")`);
+		}
+	}
+	return path;
+}
+
+/** A path to look a document up by: whatever the document was stored under, within reason. */
+export function readLookupPath(place: InputPlace, parameter: string, value: unknown): string {
+	const path = requireText(place, parameter, value, LOOKUP_PATH_RULES);
+	if (CONTROL_CHARACTER.test(path)) {
+		throw invalidInput(
+			place,
+			parameter,
+			'contains a control character (e.g. a line break)',
+			LOOKUP_PATH_RULES,
+		);
+	}
+	return path;
+}

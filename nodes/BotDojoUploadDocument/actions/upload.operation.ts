@@ -1,0 +1,247 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { uploadRequest } from '../../shared/transport';
+import {
+	invalidInput,
+	parseJsonObject,
+	requireText,
+	type InputPlace,
+} from '../../shared/validation';
+import { binaryAsBlob } from './binaryBlob';
+import { readUploadPath, UPLOAD_PATH_RULES } from './logicalPath';
+
+export const option: INodePropertyOptions = {
+	name: 'Upload',
+	value: 'upload',
+	action: 'Upload a document',
+	description:
+		'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
+};
+
+const show = { show: { operation: ['upload'] } };
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		displayOptions: show,
+		hint: 'The name of the input binary field containing the file to upload',
+	},
+	{
+		displayName: 'Logical Path',
+		name: 'logicalPath',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. docs/handbook.pdf',
+		displayOptions: show,
+		description: `Where the document lives in the project. Upload to the same path again to make a new version of the same document. ${UPLOAD_PATH_RULES}`,
+	},
+	{
+		displayName: 'File Name',
+		name: 'fileName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. handbook.pdf',
+		displayOptions: show,
+		description:
+			"Name of the file in BotDojo. Leave empty to use the binary's file name (or, without one, the last segment of the logical path).",
+	},
+	{
+		displayName: 'Meta',
+		name: 'metaMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'None', value: 'none', description: 'Send no custom attributes' },
+			{
+				name: 'Using Fields Below',
+				value: 'fields',
+				description: 'Enter attributes as names and text values',
+			},
+			{ name: 'Using JSON', value: 'json', description: 'Give the attributes as a JSON object' },
+		],
+		default: 'none',
+		displayOptions: show,
+		description: 'Custom attributes stored with the document',
+	},
+	{
+		displayName: 'Meta Fields',
+		name: 'metaFields',
+		type: 'fixedCollection',
+		placeholder: 'Add Attribute',
+		typeOptions: { multipleValues: true },
+		default: {},
+		displayOptions: { show: { operation: ['upload'], metaMode: ['fields'] } },
+		description:
+			'Each attribute is stored as text; use JSON for numbers, booleans or nested values',
+		options: [
+			{
+				displayName: 'Attribute',
+				name: 'field',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. source',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. crm',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Meta (JSON)',
+		name: 'metaJson',
+		type: 'json',
+		default: '{\n  "source": "crm",\n  "department": "sales"\n}',
+		displayOptions: { show: { operation: ['upload'], metaMode: ['json'] } },
+		description: 'A JSON object of custom attributes, e.g. {"source": "crm", "pages": 12}',
+	},
+];
+
+export interface UploadRequest {
+	binary: IBinaryData;
+	fileName: string;
+	contentType: string;
+	logicalPath: string;
+	meta?: IDataObject;
+}
+
+/** Reads and checks the item's parameters and its binary; sends nothing. */
+export function prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
+	const place: InputPlace = { node: this.getNode(), itemIndex };
+	const logicalPath = readUploadPath(
+		place,
+		'Logical Path',
+		this.getNodeParameter('logicalPath', itemIndex, ''),
+	);
+	const binary = readBinary(this, place);
+	const fileName = readFileName(
+		place,
+		this.getNodeParameter('fileName', itemIndex, ''),
+		binary,
+		logicalPath,
+	);
+	return {
+		binary,
+		fileName,
+		contentType: binary.mimeType || 'application/octet-stream',
+		logicalPath,
+		meta: readMeta(this, place),
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	request: UploadRequest,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const form = new FormData();
+	const file = await binaryAsBlob(this, itemIndex, request.binary, request.contentType);
+	form.append('document', file, request.fileName);
+	form.append('fileName', request.fileName);
+	form.append('logicalPath', request.logicalPath);
+	if (request.meta) form.append('meta', JSON.stringify(request.meta));
+	const record = await uploadRequest.call(this, form, {
+		itemIndex,
+		subject: { logicalPath: request.logicalPath },
+		abortSignal: this.getExecutionCancelSignal(),
+	});
+	return [{ json: record as IDataObject, pairedItem: { item: itemIndex } }];
+}
+
+function readBinary(ctx: IExecuteFunctions, place: InputPlace): IBinaryData {
+	const property = requireText(
+		place,
+		'Input Binary Field',
+		ctx.getNodeParameter('binaryPropertyName', place.itemIndex, 'data'),
+		'Enter the name of the binary field that holds the file, e.g. data.',
+	);
+	const binaries = ctx.getInputData()[place.itemIndex]?.binary ?? {};
+	const binary = binaries[property];
+	if (!binary) {
+		const present = Object.keys(binaries);
+		throw invalidInput(
+			place,
+			'Input Binary Field',
+			`the item has no binary field "${property}"`,
+			present.length
+				? `The item's binary fields are: ${present.join(', ')}. Enter one of them.`
+				: 'The item has no binary data at all: put a node that outputs a file (e.g. Read/Write Files from Disk, HTTP Request) before this one.',
+		);
+	}
+	return binary;
+}
+
+function readFileName(
+	place: InputPlace,
+	value: unknown,
+	binary: IBinaryData,
+	logicalPath: string,
+): string {
+	const given = typeof value === 'string' ? value.trim() : '';
+	const fileName = given || binary.fileName?.trim() || logicalPath.split('/').pop() || '';
+	// eslint-disable-next-line no-control-regex
+	if (/[\u0000-\u001f\u007f]/.test(fileName)) {
+		throw invalidInput(
+			place,
+			'File Name',
+			'contains a control character (e.g. a line break)',
+			'Enter a plain file name, e.g. handbook.pdf, or leave it empty to use the binary’s.',
+		);
+	}
+	return fileName;
+}
+
+const META_SHAPE = 'Give a JSON object of attributes, e.g. {"source": "crm", "pages": 12}.';
+
+function readMeta(ctx: IExecuteFunctions, place: InputPlace): IDataObject | undefined {
+	const mode = ctx.getNodeParameter('metaMode', place.itemIndex, 'none') as string;
+	if (mode === 'json') {
+		return parseJsonObject(
+			place,
+			'Meta (JSON)',
+			ctx.getNodeParameter('metaJson', place.itemIndex, '{}'),
+			META_SHAPE,
+		);
+	}
+	if (mode !== 'fields') return undefined;
+	const fields = ctx.getNodeParameter('metaFields.field', place.itemIndex, []) as Array<{
+		name?: string;
+		value?: unknown;
+	}>;
+	if (!fields.length) return undefined;
+	const meta: IDataObject = {};
+	fields.forEach((field, index) => {
+		const name = requireText(
+			place,
+			`Meta Fields › attribute ${index + 1} › Name`,
+			field.name,
+			'Give every attribute a name, e.g. source.',
+		);
+		if (name in meta) {
+			throw invalidInput(place, `Meta Fields › "${name}"`, 'is given twice', 'Use each name once.');
+		}
+		meta[name] = field.value === undefined || field.value === null ? '' : String(field.value);
+	});
+	return meta;
+}
