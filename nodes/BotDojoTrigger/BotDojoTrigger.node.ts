@@ -1,0 +1,93 @@
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { requireText } from '../shared/validation';
+import { latestRecord, pollNewRecords, type StatusFilter } from './newRecords';
+
+export class BotDojoTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'BotDojo Trigger',
+		name: 'botDojoTrigger',
+		icon: {
+			light: 'file:../shared/icons/botdojo.svg',
+			dark: 'file:../shared/icons/botdojo.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "New requests of " + $parameter["flowId"] }}',
+		description: 'Starts the workflow when a BotDojo flow finishes a request',
+		defaults: { name: 'BotDojo Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'botDojoApi', required: true }],
+		properties: [
+			{
+				displayName:
+					'Emits each request of the flow that finished since the workflow was activated, once. A manual run shows the latest request.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Flow ID',
+				name: 'flowId',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'e.g. flow_echo',
+				description:
+					"ID of the flow to watch. It is shown in the flow's address in BotDojo and on its API tab.",
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'options',
+				options: [
+					{
+						name: 'Complete or Error',
+						value: 'both',
+						description: 'Every finished request',
+					},
+					{
+						name: 'Complete Only',
+						value: 'complete',
+						description: 'Requests that finished successfully',
+					},
+					{
+						name: 'Error Only',
+						value: 'error',
+						description: 'Requests that failed',
+					},
+				],
+				default: 'both',
+				description: 'Which finished requests start the workflow',
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const flowId = requireText(
+			{ node: this.getNode(), itemIndex: 0 },
+			'Flow ID',
+			this.getNodeParameter('flowId', ''),
+			"Enter the ID of a flow of this project (shown in the flow's address and on its API tab).",
+		);
+		const statuses = this.getNodeParameter('statuses', 'both') as StatusFilter;
+
+		let records: IDataObject[];
+		if (this.getMode() === 'manual') {
+			const latest = await latestRecord.call(this, flowId, statuses);
+			records = latest ? [latest] : [];
+		} else {
+			records = await pollNewRecords.call(this, flowId, statuses);
+		}
+		return records.length > 0 ? [records.map((json) => ({ json }))] : null;
+	}
+}

@@ -1,0 +1,143 @@
+/**
+ * Cursor pagination over BotDojo's flow request export, shared by the Export Requests node and
+ * the Trigger. Each page is a fresh positional request `[flowId, afterCursor, limit, fromDate,
+ * toDate]`; pagination that makes no progress stops with an error instead of looping.
+ */
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+
+import { positionalRequest, type BotDojoContext, type Endpoint } from './transport';
+
+export const EXPORT_ENDPOINT: Endpoint = ['flow_requests', 'export'];
+
+/** BotDojo's largest export page. */
+export const MAX_PAGE_SIZE = 1000;
+
+export interface ExportQuery {
+	flowId: string;
+	/** Records per request, 1 to MAX_PAGE_SIZE. */
+	pageSize: number;
+	/** Cursor to start after (from an earlier export); the first page otherwise. */
+	startCursor?: string;
+	/** ISO 8601 UTC; records with `modified` >= fromDate. */
+	fromDate?: string;
+	/** ISO 8601 UTC; records with `modified` <= toDate. */
+	toDate?: string;
+	/** Most records in all; every record when undefined. */
+	limit?: number;
+}
+
+export interface ExportPage {
+	records: IDataObject[];
+	/** The cursor this page was asked for with (undefined for the very first page). */
+	afterCursor?: string;
+	/** BotDojo's cursor after the page's last record, when it gave one. */
+	nextCursor?: string;
+	/** BotDojo holds records after this page (whether or not the limit lets them be read). */
+	hasMore: boolean;
+}
+
+interface ExportAnswer {
+	results: IDataObject[];
+	nextCursor?: string;
+	hasMore: boolean;
+}
+
+/**
+ * The export's pages, in order. With a limit, each request asks for no more than the records
+ * still wanted, so a page's `nextCursor` always points just after the last record returned.
+ */
+export async function* exportPages(
+	this: BotDojoContext,
+	query: ExportQuery,
+	itemIndex = 0,
+): AsyncGenerator<ExportPage, void, undefined> {
+	const cursorsSent = new Set<string>();
+	let afterCursor = query.startCursor || undefined;
+	let remaining = query.limit ?? Number.POSITIVE_INFINITY;
+	let page = 0;
+
+	while (remaining > 0) {
+		page++;
+		if (afterCursor !== undefined) cursorsSent.add(afterCursor);
+		const size = Math.min(query.pageSize, remaining);
+		const answer = readAnswer(
+			this,
+			await positionalRequest.call(
+				this,
+				EXPORT_ENDPOINT,
+				[query.flowId, afterCursor, size, query.fromDate, query.toDate],
+				{ subject: { flowId: query.flowId }, itemIndex },
+			),
+			itemIndex,
+		);
+		// A page larger than asked for is cut, so the limit holds whatever BotDojo sends; its
+		// cursor then points past records not returned, so it is not handed on.
+		const cut = answer.results.length > remaining;
+		const records = cut ? answer.results.slice(0, remaining) : answer.results;
+		remaining -= records.length;
+		const hasMore = answer.hasMore && remaining > 0;
+
+		if (hasMore) {
+			const stuck = noProgress(answer, cursorsSent);
+			if (stuck) throw stalled(this, stuck, page, query, itemIndex);
+		}
+		yield {
+			records,
+			afterCursor,
+			nextCursor: cut ? undefined : answer.nextCursor,
+			hasMore: answer.hasMore || cut,
+		};
+		if (!hasMore) return;
+		afterCursor = answer.nextCursor;
+	}
+}
+
+/** Why following this answer would not move forward, or undefined when it would. */
+function noProgress(answer: ExportAnswer, cursorsSent: Set<string>): string | undefined {
+	if (answer.results.length === 0) return 'it said more records follow but sent an empty page';
+	if (answer.nextCursor === undefined) return 'it said more records follow but sent no cursor';
+	if (cursorsSent.has(answer.nextCursor)) {
+		return 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
+	}
+	return undefined;
+}
+
+function stalled(
+	ctx: BotDojoContext,
+	reason: string,
+	page: number,
+	query: ExportQuery,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`BotDojo's export of flow "${query.flowId}" stopped making progress on page ${page}: ${reason}`,
+		{
+			itemIndex,
+			description:
+				'The export was stopped so that it cannot loop forever or return records twice. This is a problem on the BotDojo side; try again later. To continue from a known point, use the Start Cursor option or a From Date.',
+		},
+	);
+}
+
+/** `{ results, nextCursor, hasMore }`, read liberally (a bare array is a single, last page). */
+function readAnswer(ctx: BotDojoContext, answer: unknown, itemIndex: number): ExportAnswer {
+	if (Array.isArray(answer)) return { results: answer as IDataObject[], hasMore: false };
+	const body = (answer ?? {}) as { results?: unknown; nextCursor?: unknown; hasMore?: unknown };
+	if (!Array.isArray(body.results)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'BotDojo answered the export without a list of records',
+			{
+				itemIndex,
+				description: `Expected { results, nextCursor, hasMore }; got ${JSON.stringify(answer)?.slice(0, 200)}.`,
+			},
+		);
+	}
+	const cursor = body.nextCursor;
+	return {
+		results: body.results as IDataObject[],
+		nextCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
+		hasMore: body.hasMore === true || body.hasMore === 'true',
+	};
+}
