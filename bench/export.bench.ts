@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- benchmark code: runs in jest, never in n8n; it starts the emulator in a child process and prints its figures */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @n8n/community-nodes/no-dangerous-functions -- benchmark code: runs in jest, never in n8n; it starts the emulator in a child process and prints its figures */
 /**
  * Export of 100k flow requests: BotDojo Export Requests (Return All, page size 1000) through
  * n8n's engine vs a raw cursor loop of `fetch` POSTs with the same bodies, against the same

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, never in n8n */
 /** Starts the BotDojo emulator for a test file and builds credentials that point at it. */
 import { startEmulator, type Emulator } from '../../emulator';
 import type { BotDojoCredentialData } from './engine';
@@ -23,7 +22,7 @@ export function useEmulator(): EmulatorFixture {
 			main: { ...base, apiKey: fixture.emu.keys.project },
 			flow: { ...base, apiKey: fixture.emu.keys.flow },
 			noUpload: { ...base, apiKey: fixture.emu.keys.noUpload },
-			wrong: { ...base, apiKey: 'bdk_wrong_key_0000000000' },
+			wrong: { ...base, apiKey: `${fixture.emu.keys.project}-revoked` },
 		};
 	});
 	beforeEach(() => fixture.emu.reset());
