@@ -1,0 +1,262 @@
+/**
+ * The Options collection: what is sent in the run's `options`, how the answer is read and
+ * shaped, timeouts, retries and concurrency. Read and checked in readOptions.ts.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+export const EVENT_TAGS = [
+	'onLog',
+	'onNewToken',
+	'onIntermediateStepUpdate',
+	'onFlowStart',
+	'onFlowEnd',
+	'onToolStart',
+	'onToolEnd',
+	'onToolError',
+] as const;
+
+const EVENT_DESCRIPTIONS: Record<(typeof EVENT_TAGS)[number], string> = {
+	onLog: 'Execution logs and traces',
+	onNewToken: 'Each token of the answer as the model writes it',
+	onIntermediateStepUpdate: 'Agent reasoning and tool steps',
+	onFlowStart: 'The flow started',
+	onFlowEnd: 'The flow ended',
+	onToolStart: 'A tool started',
+	onToolEnd: 'A tool finished',
+	onToolError: 'A tool failed',
+};
+
+export const optionsProperty: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 50 },
+			default: 1,
+			description:
+				'How many items run at once. The output keeps the order of the input either way.',
+		},
+		{
+			displayName: 'Evaluation Run Mode',
+			name: 'evalRunMode',
+			type: 'options',
+			options: [
+				{
+					name: 'Async',
+					value: 'async',
+					description: 'Evaluations run in a separate job after the run',
+				},
+				{ name: 'Block', value: 'block', description: 'The run waits for all evaluations' },
+				{ name: 'Skip', value: 'skip', description: 'No evaluations run' },
+			],
+			default: 'async',
+			description: 'When the evaluations of the flow run (sent as evalOptions.runMode)',
+		},
+		{
+			displayName: 'Evaluations',
+			name: 'evalRuns',
+			type: 'fixedCollection',
+			placeholder: 'Add Evaluation',
+			typeOptions: { multipleValues: true },
+			default: {},
+			description:
+				'Evaluations to run (sent as evalOptions.runs). Without any, those marked auto-run run.',
+			options: [
+				{
+					displayName: 'Evaluation',
+					name: 'run',
+					values: [
+						{
+							displayName: 'Flow Eval ID',
+							name: 'flowEvalId',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. flow_eval_tone',
+							description: 'ID of the evaluation flow',
+						},
+						{
+							displayName: 'External Input (JSON)',
+							name: 'externalInput',
+							type: 'json',
+							default: '',
+							description: 'Optional input data for the evaluation setup, as a JSON object',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Events',
+			name: 'events',
+			type: 'multiOptions',
+			options: EVENT_TAGS.map((tag) => ({
+				name: tag,
+				value: tag,
+				description: EVENT_DESCRIPTIONS[tag],
+			})),
+			default: [...EVENT_TAGS],
+			description:
+				'Which events BotDojo streams. Sent only when narrowed; without onNewToken the text comes from the final result.',
+		},
+		{
+			displayName: 'Forward Tokens Live',
+			name: 'forwardTokens',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to pass each token on as it arrives when the workflow streams its response (Chat Trigger or Webhook with streaming). The aggregated item is output either way.',
+		},
+		{
+			displayName: 'Idle Timeout (Seconds)',
+			name: 'idleTimeout',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description:
+				'Longest pause in a stream before the run is given up (0: no limit). The flow may still finish in BotDojo.',
+		},
+		{
+			displayName: 'Include Events',
+			name: 'includeEvents',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add every streamed event to the raw output (as events)',
+		},
+		{
+			displayName: 'Include Logs',
+			name: 'includeLogs',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add the onLog events of the stream to the output (as logs)',
+		},
+		{
+			displayName: 'Max Line Size (MiB)',
+			name: 'maxLineMiB',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1024 },
+			default: 16,
+			description:
+				'Largest single event or result accepted from a stream; a larger one is refused rather than held in memory',
+		},
+		{
+			displayName: 'On Flow Error',
+			name: 'onFlowError',
+			type: 'options',
+			options: [
+				{
+					name: 'Fail the Item',
+					value: 'fail',
+					description: 'A result with status "error" is an error of the node',
+				},
+				{
+					name: 'Output the Record',
+					value: 'output',
+					description: 'Output it with status "error" so that the workflow can branch on it',
+				},
+			],
+			default: 'fail',
+			description: 'What to do when the flow ran but reported status "error"',
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			options: [
+				{
+					name: 'Simplified',
+					value: 'simplified',
+					description:
+						'Text, flowSessionId, flowRequestId, status, duration, version and toolCalls',
+				},
+				{
+					name: 'Raw',
+					value: 'raw',
+					description: 'The whole flow request record, with toolCalls and steps',
+				},
+			],
+			default: 'simplified',
+		},
+		{
+			displayName: 'Override',
+			name: 'override',
+			type: 'fixedCollection',
+			placeholder: 'Add Property',
+			typeOptions: { multipleValues: true },
+			default: {},
+			description: 'Flow properties to use for this run instead of those saved in the flow',
+			options: [
+				{
+					displayName: 'Property',
+					name: 'property',
+					values: [
+						{
+							displayName: 'Property Path',
+							name: 'path',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. llm_1.temperature',
+							description: 'Node path of the flow, a dot, then the property name',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. 0.2',
+							description:
+								'A JSON object, array, number or boolean is sent as such; any other text as text',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Rate Limit Attempts',
+			name: 'maxAttempts',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10 },
+			default: 4,
+			description:
+				'Attempts in all when BotDojo answers 429 or 503 (both mean the flow did not run). Other failures are never retried.',
+		},
+		{
+			displayName: 'Rate Limit Max Wait (Seconds)',
+			name: 'maxRetryWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description: 'Longest time the 429/503 retries may wait in all, Retry-After included',
+		},
+		{
+			displayName: 'Streaming',
+			name: 'streaming',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to read the run as a stream of events (tokens, tool calls, steps) rather than wait for the whole result',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 300,
+			description:
+				'Longest time for the whole run (0: no limit). When it passes, the flow may still finish in BotDojo.',
+		},
+		{
+			displayName: 'Version',
+			name: 'version',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 3',
+			description: "Release of the flow to run. Empty: the flow's default release.",
+		},
+	],
+};

@@ -1,0 +1,179 @@
+/**
+ * Reads the Options of an item into what is sent (only the options the user set) and how the
+ * run is read, checking every value before any request.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { RetryPolicy } from '../../shared/transport';
+import {
+	invalidInput,
+	parseJsonObject,
+	requireText,
+	type InputPlace,
+} from '../../shared/validation';
+import { NOTHING_SENT } from './input';
+import { EVENT_TAGS } from './options';
+
+export interface RunOptions {
+	/** The run's `options` as sent, without `flow_session_id` (the session decides that). */
+	request: IDataObject;
+	streaming: boolean;
+	output: 'simplified' | 'raw';
+	includeEvents: boolean;
+	includeLogs: boolean;
+	timeoutMs: number;
+	idleTimeoutMs: number;
+	onFlowError: 'fail' | 'output';
+	forwardTokens: boolean;
+	retry: RetryPolicy;
+	maxLineChars: number;
+}
+
+interface OptionValues {
+	version?: string;
+	override?: { property?: Array<{ path?: string; value?: unknown }> };
+	evalRunMode?: string;
+	evalRuns?: { run?: Array<{ flowEvalId?: string; externalInput?: unknown }> };
+	streaming?: boolean;
+	events?: string[];
+	output?: 'simplified' | 'raw';
+	includeEvents?: boolean;
+	includeLogs?: boolean;
+	timeout?: number;
+	idleTimeout?: number;
+	onFlowError?: 'fail' | 'output';
+	forwardTokens?: boolean;
+	maxAttempts?: number;
+	maxRetryWait?: number;
+	maxLineMiB?: number;
+	concurrency?: number;
+}
+
+function seconds(place: InputPlace, parameter: string, value: unknown, fallback: number): number {
+	const number = value === undefined || value === '' ? fallback : Number(value);
+	if (!Number.isFinite(number) || number < 0) {
+		throw invalidInput(
+			place,
+			`Options › ${parameter}`,
+			`must be a number of seconds, 0 or more, but is ${JSON.stringify(value)}`,
+			`Enter e.g. ${fallback}. ${NOTHING_SENT}`,
+		);
+	}
+	return Math.round(number * 1000);
+}
+
+/** Reads the options of one item and checks them; nothing is sent before this passed. */
+export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOptions {
+	const place: InputPlace = { node: ctx.getNode(), itemIndex };
+	const values = ctx.getNodeParameter('options', itemIndex, {}) as OptionValues;
+	const request: IDataObject = {};
+	const streaming = values.streaming ?? true;
+	request.stream = streaming ? 'http' : 'none';
+
+	const events = values.events;
+	if (streaming && Array.isArray(events) && events.length !== EVENT_TAGS.length) {
+		request.stream_events = EVENT_TAGS.filter((tag) => events.includes(tag));
+	}
+	if (typeof values.version === 'string' ? values.version.trim() : values.version) {
+		request.version = String(values.version).trim();
+	}
+	const override = readOverride(place, values.override?.property ?? []);
+	if (override) request.override = override;
+	const evalOptions = readEvalOptions(place, values);
+	if (evalOptions) request.evalOptions = evalOptions;
+
+	const maxAttempts = Math.max(1, Math.floor(Number(values.maxAttempts ?? 4)) || 1);
+	return {
+		request,
+		streaming,
+		output: values.output ?? 'simplified',
+		includeEvents: values.includeEvents ?? false,
+		includeLogs: values.includeLogs ?? false,
+		timeoutMs: seconds(place, 'Timeout (Seconds)', values.timeout, 300),
+		idleTimeoutMs: seconds(place, 'Idle Timeout (Seconds)', values.idleTimeout, 60),
+		onFlowError: values.onFlowError ?? 'fail',
+		forwardTokens: values.forwardTokens ?? true,
+		retry: {
+			maxAttempts,
+			maxTotalWaitMs: seconds(place, 'Rate Limit Max Wait (Seconds)', values.maxRetryWait, 60),
+		},
+		maxLineChars: Math.max(1, Number(values.maxLineMiB ?? 16) || 16) * 1024 * 1024,
+	};
+}
+
+/** The Concurrency option (one value for the whole node, read from the first item). */
+export function readConcurrency(ctx: IExecuteFunctions): number {
+	const value = ctx.getNodeParameter('options.concurrency', 0, 1) as number;
+	return Math.min(50, Math.max(1, Math.floor(Number(value)) || 1));
+}
+
+function readOverride(
+	place: InputPlace,
+	properties: Array<{ path?: string; value?: unknown }>,
+): IDataObject | undefined {
+	if (properties.length === 0) return undefined;
+	const override: IDataObject = {};
+	properties.forEach((property, index) => {
+		const path = requireText(
+			place,
+			`Options › Override › property ${index + 1} › Property Path`,
+			property.path,
+			`Give the node path and the property name, e.g. llm_1.temperature. ${NOTHING_SENT}`,
+		);
+		override[path] = jsonOrText(
+			place,
+			`Options › Override › "${path}"`,
+			property.value,
+		) as IDataObject[string];
+	});
+	return override;
+}
+
+function readEvalOptions(place: InputPlace, values: OptionValues): IDataObject | undefined {
+	const runs = values.evalRuns?.run ?? [];
+	if (values.evalRunMode === undefined && runs.length === 0) return undefined;
+	const evalOptions: IDataObject = { runMode: values.evalRunMode ?? 'async' };
+	if (runs.length > 0) {
+		evalOptions.runs = runs.map((run, index) => {
+			const label = `Options › Evaluations › evaluation ${index + 1}`;
+			const entry: IDataObject = {
+				flowEvalId: requireText(
+					place,
+					`${label} › Flow Eval ID`,
+					run.flowEvalId,
+					`Enter the flow ID of the evaluation. ${NOTHING_SENT}`,
+				),
+			};
+			const input = run.externalInput;
+			if (input !== undefined && input !== null && input !== '') {
+				entry.flowEvalExternalInput = parseJsonObject(
+					place,
+					`${label} › External Input (JSON)`,
+					input,
+					`Give a JSON object, e.g. {"expected": "a polite answer"}, or leave it empty. ${NOTHING_SENT}`,
+				);
+			}
+			return entry;
+		});
+	}
+	return evalOptions;
+}
+
+/** Text that looks like JSON must be valid JSON; other text stays text. */
+export function jsonOrText(place: InputPlace, parameter: string, value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	if (!/^[[{]/.test(text) && !/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(text)) {
+		return value;
+	}
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw invalidInput(
+			place,
+			parameter,
+			`looks like JSON but is not valid (${(error as Error).message})`,
+			`Fix the JSON, or enter plain text without a leading { or [. ${NOTHING_SENT}`,
+		);
+	}
+}

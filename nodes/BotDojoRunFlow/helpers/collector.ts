@@ -1,0 +1,185 @@
+/**
+ * What the events of a run become: tokens → text, tool start/end/error → toolCalls,
+ * intermediate steps → steps, logs → logs (when asked for), and optionally every event.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export interface ToolCall {
+	name: string;
+	input?: unknown;
+	output?: unknown;
+	error?: unknown;
+	status: 'running' | 'complete' | 'error';
+	startedAt?: string;
+	endedAt?: string;
+	durationMs?: number;
+	runId?: string;
+}
+
+/**
+ * Joins many small strings without a rope of one node per token: tokens are joined in
+ * batches, so the memory held stays close to the size of the text itself.
+ */
+export class TextCollector {
+	private batch: string[] = [];
+
+	private joined: string[] = [];
+
+	count = 0;
+
+	add(text: string): void {
+		this.batch.push(text);
+		this.count++;
+		if (this.batch.length === 2048) {
+			this.joined.push(this.batch.join(''));
+			this.batch = [];
+		}
+	}
+
+	toString(): string {
+		if (this.batch.length > 0) {
+			this.joined.push(this.batch.join(''));
+			this.batch = [];
+		}
+		if (this.joined.length > 1) this.joined = [this.joined.join('')];
+		return this.joined[0] ?? '';
+	}
+}
+
+function asObject(value: unknown): IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
+}
+
+function firstDefined(data: IDataObject, keys: string[]): unknown {
+	for (const key of keys) if (data[key] !== undefined) return data[key];
+	return undefined;
+}
+
+export class RunCollector {
+	readonly text = new TextCollector();
+
+	readonly toolCalls: ToolCall[] = [];
+
+	readonly steps: unknown[] = [];
+
+	readonly logs: unknown[] = [];
+
+	readonly events: IDataObject[] = [];
+
+	/** Open tool calls by run id (or by tool name when the payload has no run id), oldest first. */
+	private readonly open = new Map<string, ToolCall[]>();
+
+	constructor(
+		private readonly keep: { logs: boolean; events: boolean },
+		/** Called with each token as it arrives. */
+		private readonly onToken?: (token: string) => void,
+	) {}
+
+	/** One streamed value; returns true when it is the final result (an object without a tag). */
+	add(value: unknown): boolean {
+		const event = value as { tag?: unknown; data?: unknown } | null;
+		if (event === null || typeof event !== 'object' || Array.isArray(event)) return false;
+		const tag = event.tag;
+		if (tag === undefined) return true;
+		if (this.keep.events) this.events.push(event as IDataObject);
+		if (tag === 'onNewToken') {
+			const token = (event.data as { token?: unknown } | undefined)?.token;
+			if (typeof token === 'string') {
+				this.text.add(token);
+				this.onToken?.(token);
+			}
+			return false;
+		}
+		const data = asObject(event.data);
+		switch (tag) {
+			case 'onToolStart':
+				this.toolStarted(data);
+				break;
+			case 'onToolEnd':
+				this.toolEnded(data, false);
+				break;
+			case 'onToolError':
+				this.toolEnded(data, true);
+				break;
+			case 'onIntermediateStepUpdate':
+				this.steps.push(event.data);
+				break;
+			case 'onLog':
+				if (this.keep.logs) this.logs.push(event.data);
+				break;
+		}
+		return false;
+	}
+
+	private key(data: IDataObject, name: string): string {
+		const runId = firstDefined(data, ['runId', 'run_id', 'toolCallId', 'id']);
+		return runId !== undefined ? `run:${String(runId)}` : `name:${name}`;
+	}
+
+	private toolStarted(data: IDataObject): void {
+		const name = String(firstDefined(data, ['toolName', 'name', 'tool']) ?? 'unknown');
+		const runId = firstDefined(data, ['runId', 'run_id', 'toolCallId', 'id']);
+		const call: ToolCall = {
+			name,
+			input: firstDefined(data, ['input', 'toolInput', 'args', 'arguments']),
+			status: 'running',
+			startedAt: new Date().toISOString(),
+			...(runId !== undefined ? { runId: String(runId) } : {}),
+		};
+		this.toolCalls.push(call);
+		const key = this.key(data, name);
+		const list = this.open.get(key) ?? [];
+		list.push(call);
+		this.open.set(key, list);
+	}
+
+	private toolEnded(data: IDataObject, failed: boolean): void {
+		const name = String(firstDefined(data, ['toolName', 'name', 'tool']) ?? 'unknown');
+		const key = this.key(data, name);
+		let call = this.open.get(key)?.shift();
+		if (!call) {
+			call = { name, status: 'running' };
+			const runId = firstDefined(data, ['runId', 'run_id', 'toolCallId', 'id']);
+			if (runId !== undefined) call.runId = String(runId);
+			this.toolCalls.push(call);
+		}
+		const endedAt = new Date();
+		call.endedAt = endedAt.toISOString();
+		if (call.startedAt) call.durationMs = endedAt.getTime() - Date.parse(call.startedAt);
+		if (call.input === undefined) {
+			call.input = firstDefined(data, ['input', 'toolInput', 'args', 'arguments']);
+		}
+		if (failed) {
+			call.status = 'error';
+			call.error = firstDefined(data, ['error', 'message', 'errorMessage']) ?? data;
+		} else {
+			call.status = 'complete';
+			call.output = firstDefined(data, ['output', 'toolOutput', 'result', 'observation']);
+		}
+	}
+}
+
+/** Tool calls read from the record's aiMessage.steps (for runs without tool events). */
+export function toolCallsFromRecord(record: IDataObject): ToolCall[] {
+	const steps = asObject(record.aiMessage).steps;
+	if (!Array.isArray(steps)) return [];
+	return steps
+		.map(asObject)
+		.filter((step) => firstDefined(step, ['toolName', 'tool']) !== undefined)
+		.map((step) => {
+			const error = firstDefined(step, ['error', 'errorMessage']);
+			const status = step.status === 'error' || error !== undefined ? 'error' : 'complete';
+			const call: ToolCall = {
+				name: String(firstDefined(step, ['toolName', 'tool'])),
+				input: firstDefined(step, ['input', 'toolInput', 'args']),
+				status,
+			};
+			if (status === 'error') call.error = error;
+			else call.output = firstDefined(step, ['output', 'toolOutput', 'result', 'observation']);
+			const runId = firstDefined(step, ['runId', 'run_id']);
+			if (runId !== undefined) call.runId = String(runId);
+			return call;
+		});
+}

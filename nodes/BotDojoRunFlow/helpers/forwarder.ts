@@ -1,0 +1,59 @@
+/**
+ * Live forwarding: when n8n streams the workflow's response (Chat Trigger, Webhook in streaming
+ * mode), each token goes on to the caller as it arrives: `begin`, one `item` per token, `end`.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+type ChunkType = 'begin' | 'item' | 'end' | 'error';
+
+/** Feature-detected: older n8n versions have neither isStreaming nor sendChunk. */
+export function canForward(ctx: IExecuteFunctions): boolean {
+	const streaming = ctx as Partial<Pick<IExecuteFunctions, 'isStreaming' | 'sendChunk'>>;
+	return (
+		typeof streaming.isStreaming === 'function' &&
+		typeof streaming.sendChunk === 'function' &&
+		streaming.isStreaming.call(ctx) === true
+	);
+}
+
+export class TokenForwarder {
+	/** Tokens forwarded so far. */
+	sent = 0;
+
+	private begun = false;
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly itemIndex: number,
+	) {}
+
+	begin(): void {
+		if (this.begun) return;
+		this.begun = true;
+		this.send('begin');
+	}
+
+	token(token: string): void {
+		if (!this.begun) this.begin();
+		this.sent++;
+		this.send('item', token);
+	}
+
+	/** Ends the item; a run that streamed no tokens sends its whole text as one item first. */
+	end(text: string): void {
+		if (!this.begun) this.begin();
+		if (this.sent === 0 && text) this.send('item', text);
+		this.send('end');
+	}
+
+	error(message: string): void {
+		if (!this.begun) this.begin();
+		this.send('error', message);
+	}
+
+	private send(type: ChunkType, content?: string): void {
+		// sendChunk is declared void but is async in n8n 1.10x+: a failing sink must not fail the run.
+		const sent = this.ctx.sendChunk(type, this.itemIndex, content) as unknown;
+		if (sent instanceof Promise) sent.catch(() => {});
+	}
+}
