@@ -66,6 +66,21 @@ describe('error mapping', () => {
 		expect(error?.message).toMatch(/refused the connection/);
 	});
 
+	it('unreachable service, programmatic nodes: names the base URL and says retrying is safe', async () => {
+		const baseUrl = 'http://127.0.0.1:9/api/v1';
+		const { error } = await runNode({
+			node: {
+				type: 'botDojoExportRequests',
+				parameters: { operation: 'export', flowId: 'flow_echo', returnAll: true },
+			},
+			credentials: { main: { ...env.credentials.main, baseUrl } },
+		});
+		expect(error?.message).toBe(
+			`Could not reach BotDojo at ${baseUrl}: the connection was refused`,
+		);
+		expect(error?.description).toMatch(/error code ECONNREFUSED\). Safe to retry/);
+	});
+
 	it('never shows the API key: not in errors, outputs or the execution data', async () => {
 		const key = env.emu.keys.project;
 		const failures = [

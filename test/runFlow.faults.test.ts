@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /** BotDojo Run Flow: each way a stream can break, timeouts, and Stop. */
 import { useEmulator } from './helpers/emulator';
-import { message, runFlow, startFlow } from './runFlow.fixtures';
+import { message, runFlow, startFlow } from './helpers/runFlow';
 
 const env = useEmulator();
 

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { canForward } from '../nodes/BotDojoRunFlow/helpers/forwarder';
 import { useEmulator } from './helpers/emulator';
-import { message, runFlow } from './runFlow.fixtures';
+import { message, runFlow } from './helpers/runFlow';
 
 const env = useEmulator();
 

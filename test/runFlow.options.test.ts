@@ -1,7 +1,7 @@
 /** BotDojo Run Flow: every parameter reaches BotDojo exactly as the spec writes it. */
 import { BotDojoRunFlow } from '../nodes/BotDojoRunFlow/BotDojoRunFlow.node';
 import { useEmulator } from './helpers/emulator';
-import { message, runBodies, runFlow } from './runFlow.fixtures';
+import { message, runBodies, runFlow } from './helpers/runFlow';
 
 const env = useEmulator();
 

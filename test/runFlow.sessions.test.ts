@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './helpers/engine';
 import { useEmulator } from './helpers/emulator';
-import { message, runBodies, runFlow } from './runFlow.fixtures';
+import { message, runBodies, runFlow } from './helpers/runFlow';
 
 const env = useEmulator();
 

@@ -15,7 +15,9 @@ import {
 import { additionalData, type BotDojoCredentialData } from './engine';
 import { credentialType } from './nodeTypes';
 
-export async function testCredential(data: BotDojoCredentialData): Promise<INodeCredentialTestResult> {
+export async function testCredential(
+	data: BotDojoCredentialData,
+): Promise<INodeCredentialTestResult> {
 	const testRequest = credentialType.test;
 	const nodeType: INodeType = {
 		description: {

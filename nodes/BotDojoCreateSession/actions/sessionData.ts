@@ -147,7 +147,11 @@ export function readSessionData(ctx: IExecuteSingleFunctions): IDataObject | und
 				variable.name,
 				'Give every variable a name, e.g. profile.',
 			);
-			variables[variableName] = variableValue(place, `${label} › Value`, variable.value) as IDataObject;
+			variables[variableName] = variableValue(
+				place,
+				`${label} › Value`,
+				variable.value,
+			) as IDataObject;
 		});
 		data[name] = { variables };
 	});

@@ -1,8 +1,8 @@
 /** Shared bits of the Run Flow engine tests. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode, startRun, type RunSettings } from './helpers/engine';
-import type { EmulatorFixture } from './helpers/emulator';
+import { runNode, startRun, type RunSettings } from './engine';
+import type { EmulatorFixture } from './emulator';
 
 export type RunFlowSettings = Omit<RunSettings, 'node' | 'credentials'> & {
 	parameters: INodeParameters;

@@ -1,0 +1,176 @@
+/**
+ * Failures as a non-programmer can act on them: one NodeApiError mapping for every node,
+ * saying whether retrying is safe, and never showing the API key.
+ */
+import { NodeApiError, type JsonObject } from 'n8n-workflow';
+
+import type {
+	BotDojoContext,
+	ProjectCredentials,
+	RequestSettings,
+	RequestSubject,
+} from './request';
+
+/** The service's own words about a failure, from any of the error shapes seen in the wild. */
+export function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 500) : undefined;
+	if (body === null || typeof body !== 'object') return undefined;
+	const record = body as Record<string, unknown>;
+	for (const key of ['error', 'message', 'detail', 'error_description']) {
+		const value = record[key];
+		if (typeof value === 'string' && value.trim()) return value.trim();
+		if (value && typeof value === 'object') {
+			const nested = serviceMessage(value);
+			if (nested) return nested;
+		}
+	}
+	return undefined;
+}
+
+export function redact(text: string, apiKey: string): string {
+	return apiKey.length >= 4 ? text.split(apiKey).join('***') : text;
+}
+
+function describeSubject(credentials: ProjectCredentials, subject: RequestSubject = {}): string {
+	const ids = [
+		`account "${credentials.accountId}"`,
+		`project "${credentials.projectId}"`,
+		subject.flowId !== undefined && `flow "${subject.flowId}"`,
+		subject.sessionId !== undefined && `session "${subject.sessionId}"`,
+		subject.indexId !== undefined && `index "${subject.indexId}"`,
+		subject.documentId !== undefined && `document "${subject.documentId}"`,
+		subject.logicalPath !== undefined && `logical path "${subject.logicalPath}"`,
+	].filter(Boolean);
+	return ids.join(', ');
+}
+
+interface FailureFacts {
+	attempts: number;
+	retryAfter?: string;
+}
+
+/** Maps an HTTP failure to a NodeApiError whose message a non-programmer can act on. */
+export function apiError(
+	ctx: BotDojoContext,
+	statusCode: number,
+	body: unknown,
+	credentials: ProjectCredentials,
+	settings: RequestSettings,
+	facts: FailureFacts,
+): NodeApiError {
+	const said = serviceMessage(body);
+	const saidLine = said ? `BotDojo said: "${said}". ` : '';
+	const used = describeSubject(credentials, settings.subject);
+	const repeatable = settings.repeatable !== false;
+	let message: string;
+	let description: string;
+	let safeToRetry: boolean;
+
+	switch (true) {
+		case statusCode === 400:
+			message = `BotDojo refused the request as invalid${said ? `: ${said}` : ''}`;
+			description = `Check the node's parameters. Ids used: ${used}.`;
+			safeToRetry = true;
+			break;
+		case statusCode === 401:
+			message = 'BotDojo rejected the API key (401)';
+			description = `${saidLine}Open the BotDojo API credential and paste the key again, exactly as BotDojo showed it and without "Bearer". Keys are created under Project Settings → API Keys.`;
+			safeToRetry = true;
+			break;
+		case statusCode === 403:
+			message = 'The API key is not allowed to do this (403)';
+			description = `${saidLine}A flow key can only run the one flow it was made for; every other flow, and documents, sessions, exports and indexes, need a project key. Uploading also needs a key with upload permission. Ids used: ${used}.`;
+			safeToRetry = true;
+			break;
+		case statusCode === 404:
+			message = `BotDojo could not find ${said ? `it: ${said}` : 'what was asked for'}`;
+			description = `One of these does not exist or is not visible to this key: ${used}. Check the ids in the node and in the credential.`;
+			safeToRetry = true;
+			break;
+		case statusCode === 429:
+			message = 'BotDojo is limiting the request rate (429)';
+			description = `${saidLine}Gave up after ${facts.attempts} attempt(s)${facts.retryAfter ? `; BotDojo asked to wait ${facts.retryAfter} s` : ''}. Lower the node's concurrency or run the workflow later.`;
+			safeToRetry = true;
+			break;
+		case statusCode === 503:
+			message = 'BotDojo is temporarily unavailable (503)';
+			description = `${saidLine}Gave up after ${facts.attempts} attempt(s). Try again in a few minutes.`;
+			safeToRetry = true;
+			break;
+		case statusCode >= 500:
+			message = `BotDojo had an internal error (${statusCode})`;
+			description = `${saidLine}${repeatable ? 'Try again later.' : 'The flow may already have run, so it was not retried automatically.'}`;
+			safeToRetry = repeatable;
+			break;
+		default:
+			message = `BotDojo answered with status ${statusCode}`;
+			description = saidLine;
+			safeToRetry = repeatable;
+	}
+
+	description += ` ${retryAdvice(safeToRetry)}`;
+	return new NodeApiError(
+		ctx.getNode(),
+		{ statusCode, body: redactBody(body, credentials.apiKey) } as JsonObject,
+		{
+			message: redact(message, credentials.apiKey),
+			description: redact(description.trim(), credentials.apiKey),
+			httpCode: String(statusCode),
+			itemIndex: settings.itemIndex,
+		},
+	);
+}
+
+export function retryAdvice(safeToRetry: boolean): string {
+	return safeToRetry
+		? 'Safe to retry: BotDojo did not run anything.'
+		: 'Not safe to retry blindly: the flow may have run already, and running it again repeats what it does (e.g. sends an e-mail twice).';
+}
+
+function redactBody(body: unknown, apiKey: string): unknown {
+	if (body === undefined) return null;
+	return JSON.parse(redact(JSON.stringify(body) ?? 'null', apiKey));
+}
+
+/** A failure with no HTTP answer: refused connection, DNS, timeout, abort, dropped socket. */
+export function transportError(
+	ctx: BotDojoContext,
+	error: unknown,
+	credentials: ProjectCredentials,
+	settings: RequestSettings,
+): NodeApiError {
+	const code = failureCode(error);
+	const raw = redact((error as Error)?.message ?? String(error), credentials.apiKey);
+	const repeatable = settings.repeatable !== false;
+	let message: string;
+	let safeToRetry = repeatable;
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
+		message = `BotDojo did not answer within the timeout${settings.timeout ? ` (${settings.timeout} ms)` : ''}`;
+	} else if (code === 'ERR_CANCELED' || /aborted|cancel/i.test(raw)) {
+		// "canceled": n8n marks a stopped execution as canceled only with this spelling.
+		message = 'The request to BotDojo was canceled';
+	} else if (code === 'ECONNREFUSED') {
+		message = `Could not reach BotDojo at ${credentials.baseUrl}: the connection was refused`;
+		safeToRetry = true; // nothing was sent
+	} else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+		message = `Could not reach BotDojo at ${credentials.baseUrl}: the host name was not found`;
+		safeToRetry = true;
+	} else {
+		message = `The connection to BotDojo failed: ${raw}`;
+	}
+	// Messages name no system code: n8n would replace a message that contains one with its own.
+	return new NodeApiError(ctx.getNode(), { message: raw, systemCode: code } as JsonObject, {
+		message,
+		description: `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}. ${retryAdvice(safeToRetry)}`,
+		itemIndex: settings.itemIndex,
+	});
+}
+
+/** n8n's helper wraps network errors: the system code is on the error, its cause, or httpCode. */
+function failureCode(error: unknown): string {
+	const wrapped = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown } };
+	for (const candidate of [wrapped?.code, wrapped?.cause?.code, wrapped?.httpCode]) {
+		if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
+	}
+	return '';
+}

@@ -1,0 +1,9 @@
+/**
+ * The one module that talks to BotDojo. Nodes import from here; no node builds a URL,
+ * an Authorization header, a positional body or an API error message itself.
+ */
+export * from './request';
+export * from './errors';
+export * from './routing';
+export * from './documents';
+export * from './runFlow';

@@ -1,0 +1,249 @@
+/**
+ * Sending requests to BotDojo: URLs from the credentials, authentication through n8n's helper,
+ * positional bodies, answer unwrapping, and the only retries that are safe (429 and 503).
+ */
+import {
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { apiError, transportError } from './errors';
+
+export const CREDENTIAL_TYPE = 'botDojoApi';
+
+export type BotDojoContext =
+	| IExecuteFunctions
+	| IExecuteSingleFunctions
+	| IPollFunctions
+	| ILoadOptionsFunctions;
+
+/** Ids that a request used, so that a 404 can say which of them BotDojo did not find. */
+export interface RequestSubject {
+	flowId?: string;
+	sessionId?: string;
+	indexId?: string;
+	logicalPath?: string;
+	documentId?: string;
+}
+
+export interface RequestSettings {
+	subject?: RequestSubject;
+	itemIndex?: number;
+	/** Whether a failure after the request was accepted may be retried (false for running a flow). */
+	repeatable?: boolean;
+	/** Total timeout in milliseconds. */
+	timeout?: number;
+	abortSignal?: AbortSignal;
+	retry?: RetryPolicy;
+}
+
+export interface RetryPolicy {
+	/** Attempts in all, the first included. */
+	maxAttempts: number;
+	/** Longest wait the retries may add up to, in milliseconds. */
+	maxTotalWaitMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
+
+export interface ProjectCredentials {
+	baseUrl: string;
+	accountId: string;
+	projectId: string;
+	apiKey: string;
+}
+
+export interface FullResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCredentials> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	return {
+		baseUrl: String(credentials.baseUrl ?? '').trim(),
+		accountId: String(credentials.accountId ?? '').trim(),
+		projectId: String(credentials.projectId ?? '').trim(),
+		apiKey: String(credentials.apiKey ?? ''),
+	};
+}
+
+/** `{base}/accounts/{account}/projects/{project}/{segments...}`, every segment URL-encoded. */
+export function projectUrl(
+	credentials: Pick<ProjectCredentials, 'baseUrl' | 'accountId' | 'projectId'>,
+	segments: readonly string[],
+): string {
+	const base = credentials.baseUrl.replace(/\/+$/, '');
+	const path = ['accounts', credentials.accountId, 'projects', credentials.projectId, ...segments];
+	return `${base}/${path.map(encodeURIComponent).join('/')}`;
+}
+
+/** An endpoint as path segments below the project; ids among them are encoded by projectUrl. */
+export type Endpoint = readonly string[];
+
+/**
+ * The positional body `{ params: [...] }`: trailing absent parameters are left out,
+ * an absent parameter before a present one is sent as `null`.
+ */
+export function positionalBody(params: readonly unknown[]): { params: unknown[] } {
+	let length = params.length;
+	while (length > 0 && (params[length - 1] === undefined || params[length - 1] === null)) length--;
+	return { params: params.slice(0, length).map((value) => (value === undefined ? null : value)) };
+}
+
+/** Most positional endpoints wrap their answer in `{ results }`; some do not. Read both. */
+export function unwrapResults<T = unknown>(answer: unknown): T {
+	if (
+		answer !== null &&
+		typeof answer === 'object' &&
+		!Array.isArray(answer) &&
+		Object.prototype.hasOwnProperty.call(answer, 'results') &&
+		Object.keys(answer).length === 1
+	) {
+		return (answer as { results: T }).results;
+	}
+	return answer as T;
+}
+
+/** Calls a positional-parameter endpoint (POST `{ params }`) and returns its answer as sent. */
+export async function positionalRequest(
+	this: BotDojoContext,
+	endpoint: Endpoint,
+	params: readonly unknown[],
+	settings: RequestSettings = {},
+): Promise<unknown> {
+	return await botDojoRequest.call(this, 'POST', endpoint, positionalBody(params), settings);
+}
+
+/** Sends one request to a project endpoint, retrying 429/503 answers, and maps failures. */
+export async function botDojoRequest(
+	this: BotDojoContext,
+	method: IHttpRequestMethods,
+	endpoint: Endpoint,
+	body: IDataObject | FormData | { params: unknown[] },
+	settings: RequestSettings = {},
+	extra: Partial<IHttpRequestOptions> = {},
+): Promise<unknown> {
+	const response = await sendWithRetries.call(this, method, endpoint, body, settings, extra);
+	return response.body;
+}
+
+/**
+ * Sends the request and returns the full response of the first attempt that BotDojo accepted.
+ * Only 429 and 503 are retried: both mean the service did not act on the request.
+ */
+export async function sendWithRetries(
+	this: BotDojoContext,
+	method: IHttpRequestMethods,
+	endpoint: Endpoint,
+	body: IDataObject | FormData | { params: unknown[] },
+	settings: RequestSettings = {},
+	extra: Partial<IHttpRequestOptions> = {},
+): Promise<FullResponse> {
+	const credentials = await readCredentials(this);
+	const retry = settings.retry ?? DEFAULT_RETRY;
+	const options: IHttpRequestOptions = {
+		method,
+		url: projectUrl(credentials, endpoint),
+		body: body as IDataObject,
+		json: !(body instanceof FormData),
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: settings.timeout,
+		abortSignal: settings.abortSignal,
+		...extra,
+	};
+
+	let waited = 0;
+	for (let attempt = 1; ; attempt++) {
+		let response: FullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				options,
+			)) as FullResponse;
+		} catch (error) {
+			throw transportError(this, error, credentials, settings);
+		}
+		if (response.statusCode < 400) return response;
+
+		const wait = retryDelayMs(response, attempt, retry, waited);
+		if (wait === undefined) {
+			const details = await readErrorBody(response.body);
+			throw apiError(this, response.statusCode, details, credentials, settings, {
+				attempts: attempt,
+				retryAfter: header(response.headers, 'retry-after'),
+			});
+		}
+		await drain(response.body);
+		waited += wait;
+		try {
+			// Stop (the execution's cancel signal) ends the wait at once; nothing ran yet.
+			await sleep(wait, settings.abortSignal);
+		} catch (error) {
+			throw transportError(this, error, credentials, { ...settings, repeatable: true });
+		}
+	}
+}
+
+/** How long to wait before the next attempt, or undefined when the answer must not be retried. */
+export function retryDelayMs(
+	response: FullResponse,
+	attempt: number,
+	retry: RetryPolicy,
+	waitedSoFar: number,
+): number | undefined {
+	if (response.statusCode !== 429 && response.statusCode !== 503) return undefined;
+	if (attempt >= retry.maxAttempts) return undefined;
+	const retryAfter = parseRetryAfter(header(response.headers, 'retry-after'));
+	const wait = retryAfter ?? Math.min(1000 * 2 ** (attempt - 1), 8000);
+	return waitedSoFar + wait > retry.maxTotalWaitMs ? undefined : wait;
+}
+
+/** Retry-After is either seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined): number | undefined {
+	if (!value) return undefined;
+	const seconds = Number(value);
+	if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+export function header(headers: FullResponse['headers'], name: string): string | undefined {
+	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+function isReadable(body: unknown): body is AsyncIterable<Buffer | string> {
+	return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
+}
+
+/** A streamed error answer is read (up to 64 KiB) so its message can be shown. */
+async function readErrorBody(body: unknown): Promise<unknown> {
+	if (!isReadable(body)) return body;
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body) {
+		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		if (size < 65_536) chunks.push(buffer);
+		size += buffer.length;
+	}
+	const text = Buffer.concat(chunks).toString('utf8');
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+async function drain(body: unknown): Promise<void> {
+	if (isReadable(body)) for await (const _chunk of body) void _chunk;
+}
