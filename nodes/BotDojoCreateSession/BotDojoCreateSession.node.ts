@@ -5,18 +5,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { flowIdProperty, requireFlowId } from '../shared/flowId';
 import { positionalPostReceive, positionalPreSend } from '../shared/transport';
-import { requireText } from '../shared/validation';
 import { readSessionData, sessionDataProperties } from './actions/sessionData';
-
-function readFlowId(ctx: IExecuteSingleFunctions): string {
-	return requireText(
-		{ node: ctx.getNode(), itemIndex: ctx.getItemIndex() },
-		'Flow ID',
-		ctx.getNodeParameter('flowId', ''),
-		"Enter the ID of a flow of this project (shown in the flow's address and on its API tab).",
-	);
-}
 
 export class BotDojoCreateSession implements INodeType {
 	description: INodeTypeDescription = {
@@ -39,21 +30,19 @@ export class BotDojoCreateSession implements INodeType {
 		requestDefaults: { json: true },
 		properties: [
 			{
-				displayName: 'Flow ID',
-				name: 'flowId',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'e.g. flow_echo',
-				description:
+				...flowIdProperty(
 					"The flow the session is for. Pass the output's ID to BotDojo Run Flow (Session: Continue) to run the flow in this session.",
+				),
 				routing: {
 					send: {
 						preSend: [
 							positionalPreSend(
 								['flow_sessions', 'createSession'],
 								function (this: IExecuteSingleFunctions) {
-									const flowId = readFlowId(this);
+									const flowId = requireFlowId(
+										{ node: this.getNode(), itemIndex: this.getItemIndex() },
+										this.getNodeParameter('flowId', ''),
+									);
 									return [flowId, readSessionData(this) ?? {}];
 								},
 							),

@@ -7,15 +7,15 @@
 import {
 	ExecutionBaseError,
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { flowIdProperty } from '../shared/flowId';
+import { asNodeError } from '../shared/itemErrors';
 import * as exportRequests from './actions/export.operation';
-import { flowIdField } from './actions/flowId';
 import * as getBySession from './actions/getBySession.operation';
 
 export class BotDojoExportRequests implements INodeType {
@@ -45,7 +45,9 @@ export class BotDojoExportRequests implements INodeType {
 				options: [exportRequests.option, getBySession.option],
 				default: 'export',
 			},
-			flowIdField,
+			flowIdProperty(
+				"ID of the flow whose requests to read. It is shown in the flow's address in BotDojo and on its API tab.",
+			),
 			...exportRequests.properties,
 			...getBySession.properties,
 		],
@@ -61,7 +63,10 @@ export class BotDojoExportRequests implements INodeType {
 			try {
 				await run.call(this, itemIndex, output);
 			} catch (error) {
-				if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
+				// n8n's own errors (an expression's too) pass as they are; asNodeError wraps the rest.
+				if (!this.continueOnFail()) {
+					throw error instanceof ExecutionBaseError ? error : asNodeError(this, error, itemIndex);
+				}
 				// Records of this item read before the failure are dropped: the item failed as a whole.
 				output.length = before;
 				output.push({ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } });
@@ -69,11 +74,4 @@ export class BotDojoExportRequests implements INodeType {
 		}
 		return [output];
 	}
-}
-
-/** n8n's own errors (API, operation, expression) pass as they are; anything else is wrapped. */
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
-	return error instanceof ExecutionBaseError
-		? error
-		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

@@ -7,7 +7,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { requireText } from '../shared/validation';
+import { flowIdProperty, requireFlowId } from '../shared/flowId';
 import { latestRecord, pollNewRecords, type StatusFilter } from './newRecords';
 
 export class BotDojoTrigger implements INodeType {
@@ -35,16 +35,9 @@ export class BotDojoTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Flow ID',
-				name: 'flowId',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'e.g. flow_echo',
-				description:
-					"ID of the flow to watch. It is shown in the flow's address in BotDojo and on its API tab.",
-			},
+			flowIdProperty(
+				"ID of the flow to watch. It is shown in the flow's address in BotDojo and on its API tab.",
+			),
 			{
 				displayName: 'Statuses',
 				name: 'statuses',
@@ -73,11 +66,9 @@ export class BotDojoTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const flowId = requireText(
+		const flowId = requireFlowId(
 			{ node: this.getNode(), itemIndex: 0 },
-			'Flow ID',
 			this.getNodeParameter('flowId', ''),
-			"Enter the ID of a flow of this project (shown in the flow's address and on its API tab).",
 		);
 		const statuses = this.getNodeParameter('statuses', 'both') as StatusFilter;
 

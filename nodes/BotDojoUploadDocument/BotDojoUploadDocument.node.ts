@@ -7,10 +7,10 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { asNodeError, errorItem, isNodeError } from '../shared/itemErrors';
 import * as getByLogicalPath from './actions/getByLogicalPath.operation';
 import * as getDownloadLink from './actions/getDownloadLink.operation';
 import * as upload from './actions/upload.operation';
-import { isNodeError } from './actions/nodeError';
 
 /**
  * Each operation checks an item's input without sending anything (prepare), then sends what
@@ -90,19 +90,9 @@ export class BotDojoUploadDocument implements INodeType {
 				output.push(...(await operation.execute.call(this, request as never, itemIndex)));
 			} catch (error) {
 				if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
-				const failure = asNodeError(this, error, itemIndex);
-				output.push({
-					json: { error: failure.message, description: failure.description ?? null },
-					pairedItem: { item: itemIndex },
-				});
+				output.push(errorItem(asNodeError(this, error, itemIndex), itemIndex));
 			}
 		}
 		return [output];
 	}
-}
-
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
-	return isNodeError(error)
-		? error
-		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

@@ -71,3 +71,32 @@ export function parseJsonObject(
 	}
 	return parsed as IDataObject;
 }
+
+export const JSON_OR_TEXT_HELP = 'Fix the JSON, or enter plain text without a leading { or [.';
+
+/**
+ * A value that may be JSON or text: text that looks like JSON (an object, an array, a number,
+ * true, false or null) must be valid JSON and is parsed; other text stays text.
+ */
+export function jsonOrText(
+	place: InputPlace,
+	parameter: string,
+	value: unknown,
+	valid = JSON_OR_TEXT_HELP,
+): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	if (!/^[[{]/.test(text) && !/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(text)) {
+		return value;
+	}
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw invalidInput(
+			place,
+			parameter,
+			`looks like JSON but is not valid (${(error as Error).message})`,
+			valid,
+		);
+	}
+}

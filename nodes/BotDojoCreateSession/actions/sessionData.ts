@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-
 
 import {
 	invalidInput,
+	jsonOrText,
 	parseJsonObject,
 	requireText,
 	type InputPlace,
@@ -147,7 +148,7 @@ export function readSessionData(ctx: IExecuteSingleFunctions): IDataObject | und
 				variable.name,
 				'Give every variable a name, e.g. profile.',
 			);
-			variables[variableName] = variableValue(
+			variables[variableName] = jsonOrText(
 				place,
 				`${label} › Value`,
 				variable.value,
@@ -156,24 +157,6 @@ export function readSessionData(ctx: IExecuteSingleFunctions): IDataObject | und
 		data[name] = { variables };
 	});
 	return stores.length ? data : undefined;
-}
-
-/** Text that looks like JSON must be valid JSON; other text stays text. */
-function variableValue(place: InputPlace, parameter: string, value: unknown): unknown {
-	if (typeof value !== 'string') return value;
-	const text = value.trim();
-	if (!/^[[{]/.test(text) && !/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(text))
-		return value;
-	try {
-		return JSON.parse(text);
-	} catch (error) {
-		throw invalidInput(
-			place,
-			parameter,
-			`looks like JSON but is not valid (${(error as Error).message})`,
-			'Fix the JSON, or enter plain text without a leading { or [.',
-		);
-	}
 }
 
 function checkStores(place: InputPlace, data: IDataObject): void {

@@ -8,8 +8,9 @@ import type {
 
 import { readDateParameter } from '../../shared/dates';
 import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/exportPages';
+import { readFlowId } from '../../shared/flowId';
 import { invalidInput } from '../../shared/validation';
-import { placeOf, readFlowId, readWholeNumber } from './flowId';
+import { placeOf, readWholeNumber } from './itemInput';
 
 export const option: INodePropertyOptions = {
 	name: 'Export',

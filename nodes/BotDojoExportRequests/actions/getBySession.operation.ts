@@ -7,9 +7,10 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { readFlowId } from '../../shared/flowId';
 import { positionalRequest, unwrapResults } from '../../shared/transport';
 import { requireText } from '../../shared/validation';
-import { placeOf, readFlowId } from './flowId';
+import { placeOf } from './itemInput';
 
 export const option: INodePropertyOptions = {
 	name: 'Get by Session',

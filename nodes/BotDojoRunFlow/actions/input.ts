@@ -3,6 +3,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { flowIdProperty } from '../../shared/flowId';
 import {
 	parseJsonObject,
 	requireText,
@@ -14,15 +15,10 @@ import {
 export const NOTHING_SENT = 'Nothing was sent to BotDojo, so it is safe to fix this and run again.';
 
 export const inputProperties: INodeProperties[] = [
-	{
-		displayName: 'Flow ID',
-		name: 'flowId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. flow_support_bot',
-		description: "ID of the flow to run (shown in the flow's address and on its API tab)",
-	},
+	flowIdProperty(
+		"ID of the flow to run (shown in the flow's address and on its API tab)",
+		'e.g. flow_support_bot',
+	),
 	{
 		displayName: 'Input',
 		name: 'inputMode',
@@ -101,15 +97,6 @@ export const inputProperties: INodeProperties[] = [
 		],
 	},
 ];
-
-export function readFlowId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requireText(
-		{ node: ctx.getNode(), itemIndex },
-		'Flow ID',
-		ctx.getNodeParameter('flowId', itemIndex, ''),
-		`Enter the ID of a flow of this project (shown in the flow's address and on its API tab). ${NOTHING_SENT}`,
-	);
-}
 
 /** The run's `body` for one item, checked before any request. */
 export function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {

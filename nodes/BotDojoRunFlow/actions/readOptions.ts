@@ -7,6 +7,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { RetryPolicy } from '../../shared/transport';
 import {
 	invalidInput,
+	JSON_OR_TEXT_HELP,
+	jsonOrText,
 	parseJsonObject,
 	requireText,
 	type InputPlace,
@@ -124,6 +126,7 @@ function readOverride(
 			place,
 			`Options › Override › "${path}"`,
 			property.value,
+			`${JSON_OR_TEXT_HELP} ${NOTHING_SENT}`,
 		) as IDataObject[string];
 	});
 	return override;
@@ -157,23 +160,4 @@ function readEvalOptions(place: InputPlace, values: OptionValues): IDataObject |
 		});
 	}
 	return evalOptions;
-}
-
-/** Text that looks like JSON must be valid JSON; other text stays text. */
-export function jsonOrText(place: InputPlace, parameter: string, value: unknown): unknown {
-	if (typeof value !== 'string') return value;
-	const text = value.trim();
-	if (!/^[[{]/.test(text) && !/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(text)) {
-		return value;
-	}
-	try {
-		return JSON.parse(text);
-	} catch (error) {
-		throw invalidInput(
-			place,
-			parameter,
-			`looks like JSON but is not valid (${(error as Error).message})`,
-			`Fix the JSON, or enter plain text without a leading { or [. ${NOTHING_SENT}`,
-		);
-	}
 }

@@ -9,10 +9,12 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { readFlowId } from '../../shared/flowId';
+import { asNodeError, errorItem } from '../../shared/itemErrors';
 import { canForward } from '../helpers/forwarder';
-import { asNodeError, runFlowOnce, type RunOutcome } from '../helpers/flowRun';
+import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
 import { runPool } from '../helpers/pool';
-import { readBody, readFlowId } from './input';
+import { NOTHING_SENT, readBody } from './input';
 import { readConcurrency, readRunOptions, type RunOptions } from './readOptions';
 import { readSession, RememberedSessions, type SessionChoice } from './session';
 
@@ -37,7 +39,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const prepared = items.map((_item, itemIndex): PreparedRun | Error => {
 		try {
 			return {
-				flowId: readFlowId(this, itemIndex),
+				flowId: readFlowId(this, itemIndex, NOTHING_SENT),
 				body: readBody(this, itemIndex),
 				session: readSession(this, itemIndex),
 				options: readRunOptions(this, itemIndex),
@@ -67,11 +69,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				return { json: await runItem(context, itemIndex, run), pairedItem: { item: itemIndex } };
 			} catch (error) {
 				if (!continueOnFail) throw asNodeError(this, error, itemIndex);
-				const failure = error as NodeApiError;
-				return {
-					json: { error: failure.message, description: failure.description ?? null },
-					pairedItem: { item: itemIndex },
-				};
+				return errorItem(error as NodeApiError, itemIndex);
 			}
 		},
 		() => context.cancelSignal?.aborted === true,

@@ -3,17 +3,13 @@
  * NDJSON stream read as it arrives or the whole record. One AbortController per run is ended
  * by Stop, by the timeout and by the stream reader; it closes the connection itself.
  */
-import {
-	NodeApiError,
-	NodeOperationError,
-	sleep,
-	type IDataObject,
-	type IExecuteFunctions,
-} from 'n8n-workflow';
+import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
+import { asNodeError } from '../../shared/itemErrors';
 import { NdjsonStreamError, readNdjsonStream } from '../../shared/ndjson';
 import {
 	flowReportedError,
+	isReadable,
 	runFlowRequest,
 	runStreamError,
 	unexpectedRunAnswer,
@@ -45,11 +41,6 @@ export interface RunOutcome {
 	sessionId?: string;
 	/** A flow that reported status "error" when On Flow Error is Fail (thrown by the caller). */
 	failure?: Error;
-}
-
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
 export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise<RunOutcome> {
@@ -119,7 +110,7 @@ async function request(
 	}
 
 	const body = response.body;
-	if (!isStream(body) || isPlainJson(response.headers)) {
+	if (!isReadable(body) || isPlainJson(response.headers)) {
 		const record = await readRecord(ctx, body, settings, options);
 		return finish(ctx, run, settings, record, undefined, forwarder);
 	}
@@ -170,10 +161,6 @@ function finish(
 	};
 }
 
-function isStream(body: unknown): body is AsyncIterable<Uint8Array | string> {
-	return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
-}
-
 function isPlainJson(headers: Record<string, unknown> | undefined): boolean {
 	const type = String(headers?.['content-type'] ?? '');
 	return /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
@@ -187,7 +174,7 @@ async function readRecord(
 	options: RunOptions,
 ): Promise<IDataObject> {
 	let answer = body;
-	if (isStream(answer)) {
+	if (isReadable(answer)) {
 		const decoder = new TextDecoder('utf-8');
 		const parts: string[] = [];
 		let length = 0;

@@ -125,13 +125,9 @@ export async function positionalRequest(
 /** Sends one request to a project endpoint, retrying 429/503 answers, and maps failures. */
 export async function botDojoRequest(
 	this: BotDojoContext,
-	method: IHttpRequestMethods,
-	endpoint: Endpoint,
-	body: IDataObject | FormData | { params: unknown[] },
-	settings: RequestSettings = {},
-	extra: Partial<IHttpRequestOptions> = {},
+	...request: Parameters<typeof sendWithRetries>
 ): Promise<unknown> {
-	const response = await sendWithRetries.call(this, method, endpoint, body, settings, extra);
+	const response = await sendWithRetries.call(this, ...request);
 	return response.body;
 }
 
@@ -222,14 +218,15 @@ export function header(headers: FullResponse['headers'], name: string): string |
 	return Array.isArray(value) ? value[0] : value;
 }
 
-function isReadable(body: unknown): body is AsyncIterable<Buffer | string> {
+/** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
+export function isReadable(body: unknown): body is AsyncIterable<Uint8Array | string> {
 	return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
 }
 
 /** A streamed error answer is read (up to 64 KiB) so its message can be shown. */
 async function readErrorBody(body: unknown): Promise<unknown> {
 	if (!isReadable(body)) return body;
-	const chunks: Buffer[] = [];
+	const chunks: Uint8Array[] = [];
 	let size = 0;
 	for await (const chunk of body) {
 		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

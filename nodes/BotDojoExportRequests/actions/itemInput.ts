@@ -1,29 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+/** Reading the parameters of one item; the Flow ID is read by nodes/shared/flowId.ts. */
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput, requireText, type InputPlace } from '../../shared/validation';
-
-export const flowIdField: INodeProperties = {
-	displayName: 'Flow ID',
-	name: 'flowId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. flow_echo',
-	description:
-		"ID of the flow whose requests to read. It is shown in the flow's address in BotDojo and on its API tab.",
-};
+import { invalidInput, type InputPlace } from '../../shared/validation';
 
 export function placeOf(ctx: IExecuteFunctions, itemIndex: number): InputPlace {
 	return { node: ctx.getNode(), itemIndex };
-}
-
-export function readFlowId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requireText(
-		placeOf(ctx, itemIndex),
-		'Flow ID',
-		ctx.getNodeParameter('flowId', itemIndex, ''),
-		"Enter the ID of a flow of this project (shown in the flow's address and on its API tab).",
-	);
 }
 
 /** A whole number in [min, max], given as a number or as numeric text (from an expression). */

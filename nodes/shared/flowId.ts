@@ -1,0 +1,37 @@
+/**
+ * The Flow ID parameter of every node that works on one flow: the same name, label, placeholder
+ * and check everywhere; each node says in the description what it does with the flow.
+ */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { requireText, type InputPlace } from './validation';
+
+const FLOW_ID_HELP =
+	"Enter the ID of a flow of this project (shown in the flow's address and on its API tab).";
+
+export function flowIdProperty(
+	description: string,
+	placeholder = 'e.g. flow_echo',
+): INodeProperties {
+	return {
+		displayName: 'Flow ID',
+		name: 'flowId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder,
+		description,
+	};
+}
+
+/** The Flow ID, trimmed; an empty one is an input error. `moreHelp` is added to the help. */
+export function requireFlowId(place: InputPlace, value: unknown, moreHelp?: string): string {
+	const help = moreHelp ? `${FLOW_ID_HELP} ${moreHelp}` : FLOW_ID_HELP;
+	return requireText(place, 'Flow ID', value, help);
+}
+
+/** The Flow ID of one item of a programmatic node. */
+export function readFlowId(ctx: IExecuteFunctions, itemIndex: number, moreHelp?: string): string {
+	const value = ctx.getNodeParameter('flowId', itemIndex, '');
+	return requireFlowId({ node: ctx.getNode(), itemIndex }, value, moreHelp);
+}
