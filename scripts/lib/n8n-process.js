@@ -1,0 +1,213 @@
+'use strict';
+/**
+ * Runs the cached n8n under Node 24: the server (`n8n start`) and one-shot CLI commands
+ * (`import:*`, `publish:workflow`, `execute`), all on one user folder.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const { NODE24, N8N_BIN, lastLines } = require('./install-n8n');
+
+/** A port that was free a moment ago, on 127.0.0.1. */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/**
+ * n8n copies its whole editor (≈1000 JS files) into `<user folder>/.cache/n8n/public` at every
+ * start. Inside the repo, `eslint .` (npm run lint) would then parse them all: minutes instead of
+ * seconds. So `.cache` is a symlink to a folder in the system's temp dir, which eslint's walk
+ * does not follow; n8n rebuilds its content at each start anyway.
+ */
+function linkStaticCache(userFolder) {
+	const hash = crypto
+		.createHash('sha1')
+		.update(path.resolve(userFolder))
+		.digest('hex')
+		.slice(0, 12);
+	const target = path.join(os.tmpdir(), 'n8n-nodes-botdojo-cache', hash);
+	fs.mkdirSync(target, { recursive: true });
+	const link = path.join(userFolder, '.cache');
+	let stat;
+	try {
+		stat = fs.lstatSync(link);
+	} catch {
+		stat = undefined;
+	}
+	if (stat?.isSymbolicLink() && fs.readlinkSync(link) === target) return target;
+	if (stat) fs.rmSync(link, { recursive: true, force: true });
+	fs.mkdirSync(userFolder, { recursive: true });
+	fs.symlinkSync(target, link, 'dir');
+	return target;
+}
+
+/** Environment of every n8n process: offline, quiet, on 127.0.0.1, with the given user folder. */
+function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
+	const env = { ...process.env };
+	// npm's and jest's variables would leak into n8n's own npm calls and its task runner.
+	for (const key of Object.keys(env))
+		if (/^(npm_|NODE_OPTIONS$|INIT_CWD$)/.test(key)) delete env[key];
+	return {
+		...env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_REINSTALL_MISSING: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: 'UTC',
+		...extra,
+	};
+}
+
+/**
+ * Runs one n8n CLI command to its end. Resolves with its stdout; rejects with the command, its
+ * exit code and the end of its output.
+ */
+function runN8nCli(args, options) {
+	linkStaticCache(options.userFolder);
+	return new Promise((resolve, reject) => {
+		const child = spawn(NODE24, [N8N_BIN, ...args], {
+			env: n8nEnv(options),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const stdout = [];
+		const stderr = [];
+		child.stdout.on('data', (chunk) => stdout.push(chunk));
+		child.stderr.on('data', (chunk) => stderr.push(chunk));
+		child.on('error', reject);
+		child.on('exit', (code, signal) => {
+			const out = Buffer.concat(stdout).toString();
+			const err = Buffer.concat(stderr).toString();
+			if (code === 0) return resolve(out);
+			const tail = (out + '\n' + err).trim().split('\n').slice(-25).join('\n');
+			reject(
+				new Error(`n8n ${args.join(' ')} failed (${signal || `exit code ${code}`}):\n${tail}`),
+			);
+		});
+	});
+}
+
+async function waitForHttp(url, { timeoutMs, isAlive }) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (!isAlive()) return false;
+		try {
+			const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+			if (response.ok) return true;
+		} catch {
+			// not listening yet
+		}
+		if (Date.now() > deadline)
+			throw new Error(`n8n did not answer on ${url} within ${timeoutMs / 1000}s`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/** Process groups of the n8n servers started here, killed if this process exits first. */
+const running = new Set();
+process.on('exit', () => {
+	for (const pid of running) {
+		try {
+			process.kill(-pid, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
+});
+
+/**
+ * Starts `n8n start` and waits until the REST API answers. The server's output goes to
+ * `logFile`. Returns { url, child, stop(), exited }; stop() sends SIGTERM, then SIGKILL after 20 s.
+ * `onSpawn(stop)` is called as soon as the process runs.
+ */
+async function startN8n({
+	userFolder,
+	port,
+	brokerPort,
+	logFile,
+	extraEnv,
+	timeoutMs = 240_000,
+	onSpawn = () => undefined,
+}) {
+	fs.mkdirSync(path.dirname(logFile), { recursive: true });
+	linkStaticCache(userFolder);
+	const out = fs.openSync(logFile, 'a');
+	const child = spawn(NODE24, [N8N_BIN, 'start'], {
+		env: n8nEnv({ userFolder, port, brokerPort, extra: extraEnv }),
+		stdio: ['ignore', out, out],
+		// Own process group: Ctrl-C reaches us only, and stop() decides how n8n ends.
+		detached: true,
+	});
+	fs.closeSync(out);
+	running.add(child.pid);
+	let exited = null;
+	const exit = new Promise((resolve) =>
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			resolve(exited);
+		}),
+	);
+	const url = `http://127.0.0.1:${port}`;
+	const stop = async () => {
+		if (exited) return exited;
+		try {
+			process.kill(child.pid, 'SIGTERM');
+		} catch {
+			// already gone
+		}
+		const timer = setTimeout(() => {
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				// already gone
+			}
+		}, 20_000);
+		const result = await exit;
+		clearTimeout(timer);
+		// The task runner is n8n's child; make sure nothing of the group outlives n8n.
+		try {
+			process.kill(-child.pid, 'SIGKILL');
+		} catch {
+			// group already empty
+		}
+		running.delete(child.pid);
+		return result;
+	};
+	// Lets the caller stop n8n on Ctrl-C while it is still starting.
+	onSpawn(stop);
+	try {
+		// /healthz/readiness turns 200 once every route is registered (the settings route answers earlier).
+		const up = await waitForHttp(`${url}/healthz/readiness`, { timeoutMs, isAlive: () => !exited });
+		if (!up) throw new Error(`n8n exited during start-up (${JSON.stringify(exited)})`);
+	} catch (error) {
+		await stop();
+		throw new Error(`${error.message}\nLast lines of ${logFile}:\n${lastLines(logFile, 30)}`);
+	}
+	return { url, child, stop, exited: exit };
+}
+
+module.exports = { freePort, linkStaticCache, n8nEnv, runN8nCli, startN8n };

@@ -1,0 +1,170 @@
+'use strict';
+/**
+ * `npm start`: build → BotDojo emulator → real n8n (installed the first time) → our packed
+ * package in n8n's community package folder → credential and demo workflows → owner account →
+ * n8n on http://127.0.0.1:5678. Ctrl-C stops n8n and the emulator.
+ *
+ * With BOTDOJO_API_KEY, BOTDOJO_ACCOUNT_ID and BOTDOJO_PROJECT_ID set (and optionally
+ * BOTDOJO_BASE_URL), the credential points at the real BotDojo instead, and no emulator runs.
+ * N8N_PORT and BOTDOJO_EMULATOR_PORT change the ports.
+ */
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const local = require('./n8n-local');
+
+const USER_FOLDER = path.join(local.LOCAL_DIR, 'user');
+const OWNER_FILE = path.join(USER_FOLDER, 'owner.json');
+const LOG_FILE = path.join(USER_FOLDER, 'n8n.log');
+const N8N_PORT = Number(process.env.N8N_PORT || 5678);
+const EMULATOR_PORT = Number(process.env.BOTDOJO_EMULATOR_PORT || 3789);
+// Demos whose trigger only works when the workflow is published: the public chat and the poller.
+const ACTIVATE = ['bdDemoChat', 'bdDemoTrigger'];
+
+const log = (message) => console.log(message);
+
+function portIsFree(port) {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+function realServiceFromEnv() {
+	const { BOTDOJO_API_KEY, BOTDOJO_ACCOUNT_ID, BOTDOJO_PROJECT_ID, BOTDOJO_BASE_URL } = process.env;
+	const given = [BOTDOJO_API_KEY, BOTDOJO_ACCOUNT_ID, BOTDOJO_PROJECT_ID].filter(Boolean).length;
+	if (given === 0) return undefined;
+	if (given < 3)
+		throw new Error(
+			'Set all three of BOTDOJO_API_KEY, BOTDOJO_ACCOUNT_ID and BOTDOJO_PROJECT_ID to use the real BotDojo (or none, for the emulator).',
+		);
+	return {
+		baseUrl: BOTDOJO_BASE_URL || 'https://api.botdojo.com/api/v1',
+		accountId: BOTDOJO_ACCOUNT_ID,
+		projectId: BOTDOJO_PROJECT_ID,
+		apiKey: BOTDOJO_API_KEY,
+	};
+}
+
+function readOrCreateOwner() {
+	if (fs.existsSync(OWNER_FILE)) return JSON.parse(fs.readFileSync(OWNER_FILE, 'utf8'));
+	const owner = {
+		email: 'demo@example.com',
+		firstName: 'Demo',
+		lastName: 'User',
+		password: local.newPassword(),
+	};
+	fs.mkdirSync(USER_FOLDER, { recursive: true });
+	fs.writeFileSync(OWNER_FILE, JSON.stringify(owner, null, 2), { mode: 0o600 });
+	return owner;
+}
+
+/** What to stop on Ctrl-C or failure, last started first. */
+const stoppers = [];
+let stopping = false;
+async function stopAll(code) {
+	if (stopping) return;
+	stopping = true;
+	if (stoppers.length) log('\nStopping…');
+	for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+	if (stoppers.length) log('Stopped.');
+	process.exit(code);
+}
+
+async function main() {
+	const started = Date.now();
+	process.on('SIGINT', () => void stopAll(0));
+	process.on('SIGTERM', () => void stopAll(0));
+
+	if (!(await portIsFree(N8N_PORT)))
+		throw new Error(
+			`Port ${N8N_PORT} is in use (another n8n?). Stop that program, or set N8N_PORT to another port.`,
+		);
+
+	const real = realServiceFromEnv();
+	log('1/6 Building and packing the package…');
+	const packed = local.buildAndPack();
+	stoppers.push(async () => packed.cleanup());
+
+	let target;
+	if (real) {
+		log(`2/6 Using the real BotDojo at ${real.baseUrl} (no emulator).`);
+		target = real;
+	} else {
+		log(`2/6 Starting the BotDojo emulator on 127.0.0.1:${EMULATOR_PORT}…`);
+		const { startEmulator } = require('../emulator');
+		const emu = await startEmulator({ port: EMULATOR_PORT, seedDemo: true });
+		stoppers.push(() => emu.close());
+		target = {
+			baseUrl: emu.baseUrl,
+			accountId: emu.accountId,
+			projectId: emu.projectId,
+			apiKey: emu.keys.project,
+		};
+	}
+
+	log('3/6 Checking the n8n install…');
+	await local.ensureN8nInstalled({ log });
+
+	log('4/6 Installing the packed package into n8n’s community package folder…');
+	const installed = local.installPackageInto(USER_FOLDER, packed);
+	packed.cleanup();
+	log(`    ${path.relative(local.ROOT, installed.target)} (${installed.files} files)`);
+
+	log('5/6 Importing the credential and the demo workflows…');
+	const brokerPort = await local.freePort();
+	const ports = { port: N8N_PORT, brokerPort };
+	const examples = local.readExamples();
+	await local.importIntoN8n({
+		userFolder: USER_FOLDER,
+		ports,
+		credentials: [local.botDojoCredential(target)],
+		workflows: examples,
+	});
+
+	log(`6/6 Starting n8n ${local.N8N_VERSION} (output in ${path.relative(local.ROOT, LOG_FILE)})…`);
+	const n8n = await local.startN8n({
+		userFolder: USER_FOLDER,
+		...ports,
+		logFile: LOG_FILE,
+		onSpawn: (stop) => stoppers.push(stop),
+	});
+	n8n.exited.then((how) => {
+		if (stopping) return;
+		console.error(`n8n stopped by itself (${JSON.stringify(how)}); see ${LOG_FILE}.`);
+		void stopAll(1);
+	});
+
+	const owner = readOrCreateOwner();
+	const session = new local.N8nSession(n8n.url);
+	try {
+		await session.setupOwnerOrLogin(owner);
+	} catch (error) {
+		throw new Error(
+			`Could not sign in as ${owner.email} (${error.message}). Delete .n8n-local/user/ to start over with a fresh n8n.`,
+		);
+	}
+	for (const id of ACTIVATE) await local.activateWorkflow(session, id);
+
+	const chat = examples.find((w) => w.id === 'bdDemoChat');
+	const chatWebhook = chat?.nodes.find((n) => n.type.endsWith('chatTrigger'))?.webhookId;
+	log('');
+	log(`n8n is ready at ${n8n.url} (started in ${local.formatDuration(Date.now() - started)})`);
+	log(`  Sign in with  ${owner.email}  /  ${owner.password}`);
+	log(
+		`  Credential "${local.CREDENTIAL_NAME}" → ${target.baseUrl} (account ${target.accountId}, project ${target.projectId})`,
+	);
+	if (real)
+		log('  The demos use the emulator’s IDs (flow_echo, idx_docs): put your own in their nodes.');
+	log('  Demo workflows (re-imported at every start: save your changes under another name):');
+	for (const workflow of examples) log(`    ${n8n.url}/workflow/${workflow.id}  ${workflow.name}`);
+	if (chatWebhook) log(`  Public chat page: ${n8n.url}/webhook/${chatWebhook}/chat`);
+	log(real ? 'Press Ctrl-C to stop n8n.' : 'Press Ctrl-C to stop n8n and the emulator.');
+}
+
+main().catch((error) => {
+	console.error(`\nnpm start failed: ${error.message}`);
+	void stopAll(1);
+});

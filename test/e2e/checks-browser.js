@@ -1,0 +1,245 @@
+'use strict';
+/**
+ * Headless Chromium (Debian's, driven by playwright-core; no browser download) signs in, opens
+ * each demo workflow and the parameter panel of each of our nodes in it, and checks that they
+ * render without errors. Screenshots go to .e2e-screenshots/ (git-ignored).
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { describe, before, after, test } = require('node:test');
+const { chromium } = require('playwright-core');
+
+const { ROOT, PACKAGE, EXAMPLES_DIR, readExamples } = require('../../scripts/n8n-local');
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const SHOTS_DIR = path.join(ROOT, '.e2e-screenshots');
+// What n8n shows for a node type it does not have loaded.
+const NOT_INSTALLED =
+	/Install this node|not currently installed|unknown node|node is not installed/i;
+
+function slug(text) {
+	return text
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '');
+}
+
+/** Toasts on screen, with whether element-plus marks them as errors. */
+async function toasts(page) {
+	return await page.$$eval('.el-notification', (elements) =>
+		elements.map((el) => ({
+			error: !!el.querySelector('.el-notification--error'),
+			text: el.innerText.trim(),
+		})),
+	);
+}
+
+async function assertNoErrorShown(page, where) {
+	const errors = (await toasts(page)).filter((t) => t.error);
+	assert.deepEqual(errors, [], `error toast on ${where}`);
+	const text = await page.locator('body').innerText();
+	assert.doesNotMatch(text, NOT_INSTALLED, `"not installed" state on ${where}`);
+}
+
+/** Opens a node's panel, reads the credential it shows, and closes the panel. */
+async function credentialShownFor(page, nodeName) {
+	await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+	const panel = page.locator('[data-test-id="ndv"]');
+	await panel.waitFor({ state: 'visible' });
+	const value = await panel.locator('[data-test-id="node-credentials-select"] input').inputValue();
+	await panel.locator('[data-test-id="ndv-close-button"]').click();
+	await panel.waitFor({ state: 'hidden' });
+	return value;
+}
+
+/** Our nodes' parameters that the panel shows as plain inputs, from the workflow JSON. */
+function plainParameters(node) {
+	return Object.entries(node.parameters)
+		.filter(([name, value]) => name !== 'options' && value !== null && typeof value !== 'object')
+		.map(([name]) => name);
+}
+
+module.exports = function registerBrowserChecks(env) {
+	describe('headless Chromium', () => {
+		let browser;
+		let page;
+		const pageErrors = [];
+
+		before(async () => {
+			assert.ok(
+				fs.existsSync(CHROMIUM),
+				`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`,
+			);
+			fs.rmSync(SHOTS_DIR, { recursive: true, force: true });
+			fs.mkdirSync(SHOTS_DIR, { recursive: true });
+			browser = await chromium.launch({
+				executablePath: CHROMIUM,
+				headless: true,
+				args: [
+					'--no-sandbox',
+					'--disable-gpu',
+					'--disable-quic',
+					'--no-first-run',
+					'--disable-background-networking',
+					'--disable-component-update',
+					'--disable-sync',
+				],
+			});
+			// A fresh context is a fresh, empty profile.
+			const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+			page = await context.newPage();
+			page.setDefaultTimeout(30_000);
+			page.on('pageerror', (error) => pageErrors.push(error.message));
+		});
+
+		after(async () => {
+			await browser?.close();
+		});
+
+		test('signs in as the owner', async () => {
+			await page.goto(`${env.n8n.url}/signin`);
+			await page.fill('input[name="emailOrLdapLoginId"]', env.owner.email);
+			await page.fill('input[name="password"]', env.owner.password);
+			await page.click('[data-test-id="form-submit-button"]');
+			await page.waitForURL((url) => !url.pathname.includes('signin'));
+			await page.screenshot({ path: path.join(SHOTS_DIR, '00-signed-in.png') });
+			await assertNoErrorShown(page, 'the start page');
+		});
+
+		// Read now: tests are registered before setup() runs.
+		for (const workflow of readExamples()) {
+			const nodes = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+			const ours = nodes.filter((n) => n.type.startsWith(`${PACKAGE.name}.`));
+			const shot = slug(workflow.file.replace(/\.json$/, ''));
+
+			test(
+				`opens ${workflow.file} and the parameter panel of each BotDojo node`,
+				{ timeout: 180_000 },
+				async () => {
+					await page.goto(`${env.n8n.url}/workflow/${workflow.id}`);
+					await page.waitForSelector('[data-test-id="canvas-node"]');
+					await page.waitForFunction(
+						(count) => document.querySelectorAll('[data-test-id="canvas-node"]').length === count,
+						nodes.length,
+					);
+					await page.waitForTimeout(500);
+					for (const node of nodes) {
+						const onCanvas = page.locator(
+							`[data-test-id="canvas-node"][data-node-name="${node.name}"]`,
+						);
+						assert.equal(await onCanvas.count(), 1, `${node.name} is on the canvas`);
+						assert.equal(await onCanvas.getAttribute('data-node-type'), node.type);
+					}
+					for (const node of ours) {
+						const issues = page.locator(
+							`[data-test-id="canvas-node"][data-node-name="${node.name}"] [data-test-id="node-issues"]`,
+						);
+						assert.equal(await issues.count(), 0, `${node.name} shows no issues on the canvas`);
+					}
+					await page.screenshot({ path: path.join(SHOTS_DIR, `${shot}.png`) });
+					await assertNoErrorShown(page, workflow.file);
+
+					for (const node of ours) {
+						await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`);
+						const panel = page.locator('[data-test-id="ndv"]');
+						await panel.waitFor({ state: 'visible' });
+						await panel.locator('[data-test-id="node-parameters"]').waitFor();
+						for (const name of plainParameters(node)) {
+							const input = panel.locator(`[data-test-id="parameter-input-${name}"]`);
+							assert.ok((await input.count()) > 0, `${node.name}: parameter ${name} is shown`);
+						}
+						const credential = panel.locator('[data-test-id="node-credentials-select"] input');
+						assert.equal(
+							await credential.inputValue(),
+							'BotDojo account',
+							`${node.name} credential`,
+						);
+						await page.waitForTimeout(300);
+						await page.screenshot({
+							path: path.join(SHOTS_DIR, `${shot}--${slug(node.name)}.png`),
+						});
+						await assertNoErrorShown(page, `the panel of ${node.name} in ${workflow.file}`);
+						await panel.locator('[data-test-id="ndv-close-button"]').click();
+						await panel.waitFor({ state: 'hidden' });
+					}
+				},
+			);
+		}
+
+		// As a user would: Import from File into a new workflow, credentials matched by name.
+		for (const workflow of readExamples()) {
+			test(
+				`imports ${workflow.file} from file into a new workflow`,
+				{ timeout: 120_000 },
+				async () => {
+					const nodes = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+					const ours = nodes.filter((n) => n.type.startsWith(`${PACKAGE.name}.`));
+					await page.goto(`${env.n8n.url}/workflow/new`);
+					await page.waitForSelector('[data-test-id="canvas-wrapper"]');
+					await page.setInputFiles(
+						'input[data-test-id="workflow-import-input"]',
+						path.join(EXAMPLES_DIR, workflow.file),
+					);
+					await page.waitForFunction(
+						(count) => document.querySelectorAll('[data-test-id="canvas-node"]').length === count,
+						nodes.length,
+					);
+					await page.waitForTimeout(500);
+					for (const node of ours)
+						assert.equal(
+							await credentialShownFor(page, node.name),
+							'BotDojo account',
+							`${node.name}: the credential was matched by name`,
+						);
+					await assertNoErrorShown(page, `the import of ${workflow.file}`);
+					await page.screenshot({
+						path: path.join(SHOTS_DIR, `import-${slug(workflow.file.replace(/\.json$/, ''))}.png`),
+					});
+				},
+			);
+		}
+
+		// The control that makes the check above meaningful: n8n drops a credential it cannot match.
+		test('an import whose credential name matches no credential leaves the credential empty', async () => {
+			const workflow = readExamples().find((w) => w.id === 'bdDemoIndex');
+			const { file: _file, ...copy } = JSON.parse(JSON.stringify(workflow));
+			for (const node of copy.nodes)
+				if (node.credentials?.botDojoApi) node.credentials.botDojoApi.name = 'No such credential';
+			await page.goto(`${env.n8n.url}/workflow/new`);
+			await page.waitForSelector('[data-test-id="canvas-wrapper"]');
+			await page.setInputFiles('input[data-test-id="workflow-import-input"]', {
+				name: 'unknown-credential.json',
+				mimeType: 'application/json',
+				buffer: Buffer.from(JSON.stringify(copy)),
+			});
+			await page.waitForSelector('[data-test-id="canvas-node"][data-node-name="Index status"]');
+			assert.equal(await credentialShownFor(page, 'Index status'), '');
+		});
+
+		test(
+			"demo 3 in the editor's chat: the flow's answer appears in the chat",
+			{ timeout: 120_000 },
+			async () => {
+				await page.goto(`${env.n8n.url}/workflow/bdDemoChat`);
+				await page.waitForSelector('[data-test-id="canvas-node"]');
+				await page.click('[data-test-id="workflow-chat-button"]');
+				const input = page.locator('[data-test-id="logs-panel"] textarea').first();
+				await input.waitFor({ state: 'visible' });
+				await input.fill('Hello from the browser');
+				await input.press('Enter');
+				const answer = page
+					.locator('[data-test-id="logs-panel"]')
+					.getByText('Echo #1: Hello from the browser');
+				await answer.first().waitFor({ state: 'visible', timeout: 60_000 });
+				await page.waitForTimeout(500);
+				await page.screenshot({ path: path.join(SHOTS_DIR, '3-chat--editor-chat.png') });
+				await assertNoErrorShown(page, "the editor's chat");
+			},
+		);
+
+		test('no uncaught error in the page', () => {
+			assert.deepEqual(pageErrors, []);
+		});
+	});
+};

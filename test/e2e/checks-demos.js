@@ -1,0 +1,183 @@
+'use strict';
+/**
+ * Every demo workflow of examples/ runs in the real n8n (`n8n execute --id`, or its webhook),
+ * and its output is checked against what the emulator holds and received.
+ */
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const { postAndReadLines } = require('./streamLines');
+
+const EXECUTE_TIMEOUT = { timeout: 180_000 };
+
+function jsonOf(items) {
+	return items.map((item) => item.json);
+}
+
+module.exports = function registerDemoChecks(env) {
+	test(
+		'demo 1 (CRM): a session per customer, Run Flow in it, e-mail drafts',
+		EXECUTE_TIMEOUT,
+		async () => {
+			const mark = env.emu.requests.length;
+			const { outputs } = await env.execute('bdDemoCrmFollowUp');
+			const customers = jsonOf(outputs['One item per customer']);
+			const drafts = jsonOf(outputs['E-mail draft']);
+			assert.equal(customers.length, 3);
+			assert.equal(drafts.length, 3);
+
+			const sessions = env.requestsSince(mark, 'createSession');
+			const runs = env.requestsSince(mark, 'run');
+			assert.equal(sessions.length, 3);
+			assert.equal(runs.length, 3);
+			customers.forEach((customer, i) => {
+				assert.equal(drafts[i].to, customer.email);
+				assert.equal(drafts[i].subject, `Re: ${customer.question}`);
+				// A created session runs the flow for the first time: flow_echo answers "Echo #1: …".
+				assert.match(drafts[i].body, new RegExp(`^Hello ${customer.name},\\n\\nEcho #1: `));
+				assert.ok(drafts[i].body.includes(`Echo #1: ${customer.question}`), drafts[i].body);
+				const session = env.emu.sessions.get(drafts[i].botDojoSession);
+				assert.ok(session, `session ${drafts[i].botDojoSession} exists in the emulator`);
+				assert.deepEqual(session.sessionState, {
+					customer: { variables: { profile: { name: customer.name, plan: customer.plan } } },
+				});
+				const run = runs.find((r) => r.body.body.text_input === customer.question);
+				assert.ok(run, `a run was sent for ${customer.name}`);
+				assert.equal(run.body.options.flow_session_id, drafts[i].botDojoSession);
+				assert.ok(run.path.includes('/flows/flow_echo/run'));
+			});
+		},
+	);
+
+	test(
+		'demo 2 (nightly export): every request since yesterday, as CSV rows',
+		EXECUTE_TIMEOUT,
+		async () => {
+			const yesterday = new Date();
+			yesterday.setUTCHours(0, 0, 0, 0);
+			yesterday.setUTCDate(yesterday.getUTCDate() - 1);
+			const expected = [...env.emu.records.values()]
+				.filter((r) => r.flow_id === 'flow_echo' && ['complete', 'error'].includes(r.status))
+				.filter((r) => Date.parse(r.modified) >= yesterday.getTime())
+				.map((r) => r.id)
+				.sort();
+			assert.ok(expected.length >= 7, 'the seeded requests are there');
+			const mark = env.emu.requests.length;
+			const { outputs } = await env.execute('bdDemoNightlyExport');
+
+			const rows = jsonOf(outputs['Spreadsheet row']);
+			assert.deepEqual(rows.map((r) => r['Request ID']).sort(), expected);
+			const errorRow = rows.find((r) => r.Status === 'error');
+			assert.equal(errorRow.Answer, 'The model provider returned an error');
+			// The published trigger (demo 6) polls flow_echo too, from its own high-water mark.
+			const exports = env
+				.requestsSince(mark, 'export')
+				.filter((r) => Date.parse(r.body.params[3]) === yesterday.getTime());
+			assert.ok(exports.length >= 1, 'the export asked for requests since the start of yesterday');
+			for (const request of exports) assert.equal(request.body.params[0], 'flow_echo');
+
+			const [file] = outputs['CSV file'];
+			const day = yesterday.toISOString().slice(0, 10);
+			assert.equal(file.binary.data.fileName, `botdojo-requests-${day}.csv`);
+			const lines = env.readBinary(file.binary.data).toString('utf8').trim().split('\n');
+			assert.equal(lines[0], 'Request ID,Finished,Status,Duration (ms),Question,Answer,Session ID');
+			assert.equal(lines.length, expected.length + 1);
+		},
+	);
+
+	test(
+		'demo 4 (documents): upload, then a download link and the file through it',
+		EXECUTE_TIMEOUT,
+		async () => {
+			const mark = env.emu.requests.length;
+			const { outputs } = await env.execute('bdDemoDocuments');
+			const notes = outputs['Meeting notes'][0].json.notes;
+			const [uploaded] = jsonOf(outputs['Upload to BotDojo']);
+			assert.equal(uploaded.logicalPath, 'n8n-demo/meeting-notes.txt');
+			assert.equal(uploaded.fileName, 'meeting-notes.txt');
+			assert.deepEqual(uploaded.meta, { source: 'n8n demo', kind: 'meeting notes' });
+			const stored = env.emu.documents.get(uploaded.id);
+			assert.equal(stored.data.toString('utf8'), notes);
+
+			const [link] = outputs['Get download link'];
+			assert.match(link.json.url, /\/signed\//);
+			assert.equal(link.json.document.id, uploaded.id);
+			assert.ok(Date.parse(link.json.expires) > Date.now());
+			assert.equal(link.binary.data.fileName, 'meeting-notes.txt');
+			assert.equal(env.readBinary(link.binary.data).toString('utf8'), notes);
+			const downloads = env.requestsSince(mark, 'download');
+			assert.equal(downloads.length, 1);
+			assert.equal(downloads[0].status, 200);
+			// The signed link works without the API key.
+			assert.equal(downloads[0].headers.authorization, undefined);
+		},
+	);
+
+	test(
+		'demo 5 (index): status, then the chunks whose metadata match',
+		EXECUTE_TIMEOUT,
+		async () => {
+			const mark = env.emu.requests.length;
+			const { outputs } = await env.execute('bdDemoIndex');
+			const [status] = jsonOf(outputs['Index status']);
+			assert.equal(status.id, 'idx_docs');
+			assert.equal(status.status, 'ready');
+			const chunks = jsonOf(outputs['Handbook chunks']);
+			assert.deepEqual(
+				chunks.map((c) => c.id),
+				['chk_001', 'chk_002', 'chk_003'],
+			);
+			for (const chunk of chunks) assert.equal(chunk.metadata.source, 'handbook.pdf');
+			assert.deepEqual(
+				env.requestsSince(mark).map((r) => r.endpoint),
+				['getStatus', 'queryMetadata'],
+			);
+			assert.deepEqual(env.requestsSince(mark, 'queryMetadata')[0].body.params, [
+				'idx_docs',
+				{ source: 'handbook.pdf' },
+			]);
+		},
+	);
+
+	test(
+		'demo 3 (chat): tokens stream to the chat, and the conversation keeps its session',
+		EXECUTE_TIMEOUT,
+		async () => {
+			const chat = env.examples.find((w) => w.id === 'bdDemoChat');
+			const webhookId = chat.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
+			const url = `${env.n8n.url}/webhook/${webhookId}/chat`;
+			const sessionId = `e2e-chat-${Date.now()}`;
+			const say = async (chatInput) => {
+				const { lines, status } = await postAndReadLines(url, {
+					action: 'sendMessage',
+					sessionId,
+					chatInput,
+				});
+				assert.equal(status, 200);
+				const ours = lines.filter((l) => l.json?.metadata?.nodeName === 'BotDojo Run Flow');
+				assert.deepEqual(
+					[ours[0]?.json.type, ours[ours.length - 1]?.json.type],
+					['begin', 'end'],
+					JSON.stringify(lines.map((l) => l.json ?? l.text)),
+				);
+				return ours.filter((l) => l.json.type === 'item').map((l) => l.json.content);
+			};
+
+			const mark = env.emu.requests.length;
+			const first = await say('Hello there');
+			assert.equal(first.join(''), 'Echo #1: Hello there');
+			assert.ok(first.length > 1, `the answer came in ${first.length} chunk(s)`);
+			const second = await say('And again');
+			// Same BotDojo session: the flow counts the second run of that session.
+			assert.equal(second.join(''), 'Echo #2: And again');
+
+			const runs = env.requestsSince(mark, 'run');
+			assert.equal(runs.length, 2);
+			assert.equal(runs[0].body.options.stream, 'http');
+			const firstRecord = [...env.emu.records.values()].find(
+				(r) => r.body?.text_input === 'Hello there',
+			);
+			assert.equal(runs[1].body.options.flow_session_id, firstRecord.flow_session_id);
+		},
+	);
+};

@@ -1,0 +1,55 @@
+'use strict';
+/**
+ * Webhook (v2.1, response mode "streaming") → BotDojo Run Flow on the emulator's flow_slow
+ * (10 tokens, 100 ms apart): the caller gets the tokens while the flow is still answering.
+ */
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const { postAndReadLines } = require('./streamLines');
+
+const ANSWER = 'one two three four five six seven eight nine ten';
+
+module.exports = function registerStreamingChecks(env) {
+	test(
+		'a streaming webhook gets the flow tokens incrementally, in order, complete',
+		{ timeout: 120_000 },
+		async () => {
+			const mark = env.emu.requests.length;
+			const started = Date.now();
+			const { status, lines, endedAt } = await postAndReadLines(
+				`${env.n8n.url}/webhook/botdojo-e2e-stream`,
+				{ message: 'Count to ten' },
+			);
+			assert.equal(status, 200);
+			const chunks = lines.filter((l) => l.json?.metadata?.nodeName === 'BotDojo Run Flow');
+			const items = chunks.filter((l) => l.json.type === 'item');
+			assert.equal(chunks[0].json.type, 'begin');
+			assert.equal(chunks[chunks.length - 1].json.type, 'end');
+
+			// Complete and in order: the concatenation is the flow's answer.
+			assert.equal(items.map((l) => l.json.content).join(''), ANSWER);
+			assert.equal(items.length, 10, 'one chunk per token');
+			for (let i = 1; i < items.length; i++) {
+				assert.ok(items[i].at >= items[i - 1].at, 'chunks arrive in order');
+				assert.ok(items[i].json.metadata.timestamp >= items[i - 1].json.metadata.timestamp);
+			}
+
+			// Incremental: the first token reached us before the emulator had finished its stream.
+			const [run] = env.requestsSince(mark, 'run');
+			assert.equal(run.body.options.stream, 'http');
+			assert.ok(run.respondedAt, 'the emulator logged the end of its stream');
+			const firstAt = items[0].at;
+			assert.ok(
+				firstAt < run.respondedAt,
+				`first chunk at +${firstAt - started} ms, emulator stream ended at +${run.respondedAt - started} ms`,
+			);
+			const beforeEnd = items.filter((l) => l.at < run.respondedAt).length;
+			assert.ok(beforeEnd >= 5, `${beforeEnd} of 10 chunks arrived before the flow's stream ended`);
+			env.log(
+				`streaming: first chunk +${firstAt - started} ms, flow stream end +${run.respondedAt - started} ms, ` +
+					`response end +${endedAt - started} ms, ${beforeEnd}/10 chunks before the flow ended`,
+			);
+		},
+	);
+};

@@ -1,0 +1,171 @@
+'use strict';
+/**
+ * One real n8n for the whole suite: the BotDojo emulator runs in this process (its request log
+ * is readable), n8n runs on a fresh user folder with our packed package, the credential, the
+ * demo workflows and the suite's own workflows, and an owner account is signed in.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const local = require('../../scripts/n8n-local');
+const { startEmulator } = require('../../emulator');
+
+const E2E_WORKFLOWS_DIR = path.join(__dirname, 'workflows');
+const ARTIFACTS_DIR = path.join(local.ROOT, '.e2e-screenshots');
+// Workflows whose trigger needs the workflow published: webhooks, the public chat, the poller.
+const ACTIVATE = ['bdDemoChat', 'bdDemoTrigger', 'bdE2eStreamWebhook'];
+
+const log = (message) => console.log(`[e2e] ${message}`);
+
+/** Shared state of the suite; filled by setup(). */
+const env = {
+	emu: undefined,
+	n8n: undefined,
+	session: undefined,
+	userFolder: undefined,
+	ports: undefined,
+	owner: undefined,
+	examples: [],
+	workflows: [],
+	timings: {},
+	log,
+};
+
+function readE2eWorkflows() {
+	return fs
+		.readdirSync(E2E_WORKFLOWS_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.map((file) => ({
+			file,
+			...JSON.parse(fs.readFileSync(path.join(E2E_WORKFLOWS_DIR, file), 'utf8')),
+		}));
+}
+
+async function timed(name, fn) {
+	const started = Date.now();
+	const result = await fn();
+	env.timings[name] = Date.now() - started;
+	log(`${name}: ${local.formatDuration(env.timings[name])}`);
+	return result;
+}
+
+env.setup = async function setup() {
+	// Ctrl-C: stop n8n and the emulator before leaving.
+	process.once('SIGINT', () => {
+		void env.teardown().finally(() => process.exit(130));
+	});
+	env.emu = await startEmulator({ port: 0, seedDemo: true });
+	log(`emulator on ${env.emu.baseUrl}`);
+	await timed('n8n install (cached after the first run)', () =>
+		local.ensureN8nInstalled({ log: (m) => log(m) }),
+	);
+	const packed = await timed('clean build + npm pack', () => local.buildAndPack());
+
+	fs.mkdirSync(local.LOCAL_DIR, { recursive: true });
+	env.userFolder = fs.mkdtempSync(path.join(local.LOCAL_DIR, 'e2e-'));
+	const installed = local.installPackageInto(env.userFolder, packed);
+	packed.cleanup();
+	log(`packed package unpacked into ${path.relative(local.ROOT, installed.target)}`);
+
+	env.ports = { port: await local.freePort(), brokerPort: await local.freePort() };
+	env.examples = local.readExamples();
+	env.workflows = [...env.examples, ...readE2eWorkflows()];
+	const credential = local.botDojoCredential({
+		baseUrl: env.emu.baseUrl,
+		accountId: env.emu.accountId,
+		projectId: env.emu.projectId,
+		apiKey: env.emu.keys.project,
+	});
+	await timed('import credential + workflows (n8n CLI)', () =>
+		local.importIntoN8n({
+			userFolder: env.userFolder,
+			ports: env.ports,
+			credentials: [credential],
+			workflows: env.workflows,
+		}),
+	);
+
+	env.n8n = await timed('n8n start until ready', () =>
+		local.startN8n({
+			userFolder: env.userFolder,
+			...env.ports,
+			logFile: path.join(env.userFolder, 'n8n.log'),
+			onSpawn: (stop) => (env.stopN8n = stop),
+		}),
+	);
+	log(`n8n ${local.N8N_VERSION} on ${env.n8n.url} (log: ${path.join(env.userFolder, 'n8n.log')})`);
+	env.owner = {
+		email: 'e2e@example.com',
+		firstName: 'End',
+		lastName: 'ToEnd',
+		password: local.newPassword(),
+	};
+	env.session = new local.N8nSession(env.n8n.url);
+	await env.session.setupOwnerOrLogin(env.owner);
+	for (const id of ACTIVATE) await local.activateWorkflow(env.session, id);
+};
+
+env.teardown = async function teardown() {
+	if (env.tornDown) return;
+	env.tornDown = true;
+	await env.stopN8n?.();
+	await env.emu?.close();
+	// n8n's log of this run stays beside the screenshots (git-ignored), for when a check failed.
+	const n8nLog = env.userFolder && path.join(env.userFolder, 'n8n.log');
+	if (n8nLog && fs.existsSync(n8nLog)) {
+		fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+		fs.copyFileSync(n8nLog, path.join(ARTIFACTS_DIR, 'n8n.log'));
+	}
+	if (env.userFolder && process.env.E2E_KEEP !== '1') {
+		// `.cache` links to n8n's copy of its editor in the temp dir (see linkStaticCache).
+		const cache = path.join(env.userFolder, '.cache');
+		if (fs.existsSync(cache)) fs.rmSync(fs.realpathSync(cache), { recursive: true, force: true });
+		fs.rmSync(env.userFolder, { recursive: true, force: true });
+	}
+	const lines = Object.entries(env.timings).map(([k, ms]) => `  ${k}: ${local.formatDuration(ms)}`);
+	log(`timings:\n${lines.join('\n')}`);
+};
+
+/**
+ * Runs a workflow with `n8n execute --id` (it starts at its Manual Trigger) next to the running
+ * server, and returns the run data: { nodeName: [items of its last run] }.
+ */
+env.execute = async function execute(workflowId) {
+	const out = await local.runN8nCli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+		userFolder: env.userFolder,
+		port: env.ports.port,
+		// The server's task broker holds its port; the CLI gets its own.
+		brokerPort: await local.freePort(),
+	});
+	// The run is printed as indented JSON (from a line "{" to a line "}"); log lines may surround it.
+	const lines = out.split('\n');
+	const start = lines.indexOf('{');
+	const end = lines.indexOf('}', start);
+	if (start < 0 || end < 0)
+		throw new Error(`n8n execute printed no run data:\n${out.slice(-2000)}`);
+	const run = JSON.parse(lines.slice(start, end + 1).join('\n'));
+	const outputs = {};
+	for (const [node, runs] of Object.entries(run.data.resultData.runData))
+		outputs[node] = runs[runs.length - 1].data?.main?.[0] ?? [];
+	return { run, outputs };
+};
+
+/** The emulator requests to one endpoint received since `mark` (an index into emu.requests). */
+env.requestsSince = function requestsSince(mark, endpoint) {
+	return env.emu.requests.slice(mark).filter((r) => !endpoint || r.endpoint === endpoint);
+};
+
+/** Reads a binary that an execution stored on disk (n8n's default filesystem mode). */
+env.readBinary = function readBinary(binary) {
+	if (binary.data && !binary.id) return Buffer.from(binary.data, 'base64');
+	const [, relative] = String(binary.id).split(':');
+	const candidates = [
+		path.join(env.userFolder, '.n8n', 'storage', relative),
+		path.join(env.userFolder, '.n8n', 'binaryData', relative),
+	];
+	const file = candidates.find((candidate) => fs.existsSync(candidate));
+	if (!file) throw new Error(`binary ${binary.id} is in none of ${candidates.join(', ')}`);
+	return fs.readFileSync(file);
+};
+
+module.exports = env;
