@@ -1,14 +1,14 @@
 /**
  * Documents: the multipart upload and the download of a temporary signed link.
  */
-import { NodeApiError, sleep, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import { retryAdvice, serviceMessage } from './errors';
 import {
 	botDojoRequest,
 	DEFAULT_RETRY,
 	header,
-	retryDelayMs,
+	retryWhileRateLimited,
 	type FullResponse,
 	type RequestSettings,
 } from './request';
@@ -56,13 +56,10 @@ export async function downloadSignedUrl(
 	expiresAt: number,
 	settings: RequestSettings = {},
 ): Promise<DownloadedFile> {
-	const retry = settings.retry ?? DEFAULT_RETRY;
 	const abortSignal = settings.abortSignal ?? this.getExecutionCancelSignal?.();
-	let waited = 0;
-	for (let attempt = 1; ; attempt++) {
-		let response: FullResponse;
-		try {
-			response = (await this.helpers.httpRequest({
+	const response = await retryWhileRateLimited({
+		send: async () =>
+			(await this.helpers.httpRequest({
 				method: 'GET',
 				url,
 				encoding: 'arraybuffer',
@@ -70,26 +67,17 @@ export async function downloadSignedUrl(
 				ignoreHttpStatusErrors: true,
 				timeout: settings.timeout,
 				abortSignal,
-			})) as FullResponse;
-		} catch (error) {
-			throw downloadFailure(this, error, url, settings);
-		}
-		if (response.statusCode < 400) {
-			const body = response.body;
-			return {
-				data: Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer),
-				contentType: header(response.headers, 'content-type'),
-			};
-		}
-		const wait = retryDelayMs(response, attempt, retry, waited);
-		if (wait === undefined) throw downloadRefusal(this, response, url, expiresAt, settings);
-		waited += wait;
-		try {
-			await sleep(wait, abortSignal);
-		} catch (error) {
-			throw downloadFailure(this, error, url, settings);
-		}
-	}
+			})) as FullResponse,
+		retry: settings.retry ?? DEFAULT_RETRY,
+		abortSignal,
+		networkError: (error) => downloadFailure(this, error, url, settings),
+		refusal: (refused) => downloadRefusal(this, refused, url, expiresAt, settings),
+	});
+	const body = response.body;
+	return {
+		data: Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer),
+		contentType: header(response.headers, 'content-type'),
+	};
 }
 
 /** The link without its query (the signature): enough to say where, nothing to reuse. */

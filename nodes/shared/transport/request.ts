@@ -131,10 +131,7 @@ export async function botDojoRequest(
 	return response.body;
 }
 
-/**
- * Sends the request and returns the full response of the first attempt that BotDojo accepted.
- * Only 429 and 503 are retried: both mean the service did not act on the request.
- */
+/** Sends the request and returns the full response of the first attempt that BotDojo accepted. */
 export async function sendWithRetries(
 	this: BotDojoContext,
 	method: IHttpRequestMethods,
@@ -144,7 +141,6 @@ export async function sendWithRetries(
 	extra: Partial<IHttpRequestOptions> = {},
 ): Promise<FullResponse> {
 	const credentials = await readCredentials(this);
-	const retry = settings.retry ?? DEFAULT_RETRY;
 	const options: IHttpRequestOptions = {
 		method,
 		url: projectUrl(credentials, endpoint),
@@ -157,41 +153,79 @@ export async function sendWithRetries(
 		...extra,
 	};
 
+	return await retryWhileRateLimited({
+		send: async () =>
+			(await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				options,
+			)) as FullResponse,
+		retry: settings.retry ?? DEFAULT_RETRY,
+		abortSignal: settings.abortSignal,
+		// A Stop during a Retry-After wait is safe to retry: nothing ran yet.
+		networkError: (error, waiting) =>
+			transportError(
+				this,
+				error,
+				credentials,
+				waiting ? { ...settings, repeatable: true } : settings,
+			),
+		refusal: async (response, attempts) =>
+			apiError(
+				this,
+				response.statusCode,
+				await readErrorBody(response.body),
+				credentials,
+				settings,
+				{
+					attempts,
+					retryAfter: header(response.headers, 'retry-after'),
+				},
+			),
+	});
+}
+
+/** One request, sent again while the answer is 429 or 503, with its own failure mapping. */
+export interface RateLimitedRequest {
+	send(): Promise<FullResponse>;
+	retry: RetryPolicy;
+	/** Ends a Retry-After wait at once (the execution's Stop). */
+	abortSignal?: AbortSignal;
+	/** A failure with no answer; `waiting` when it happened during a Retry-After wait. */
+	networkError(error: unknown, waiting: boolean): Error;
+	/** An answer that is not retried. */
+	refusal(response: FullResponse, attempts: number): Promise<Error> | Error;
+}
+
+/**
+ * Returns the first answer below 400. Only 429 and 503 are retried: both mean the service did
+ * not act on the request. Waits honour Retry-After within the policy's bounds.
+ */
+export async function retryWhileRateLimited(request: RateLimitedRequest): Promise<FullResponse> {
 	let waited = 0;
 	for (let attempt = 1; ; attempt++) {
 		let response: FullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				options,
-			)) as FullResponse;
+			response = await request.send();
 		} catch (error) {
-			throw transportError(this, error, credentials, settings);
+			throw request.networkError(error, false);
 		}
 		if (response.statusCode < 400) return response;
 
-		const wait = retryDelayMs(response, attempt, retry, waited);
-		if (wait === undefined) {
-			const details = await readErrorBody(response.body);
-			throw apiError(this, response.statusCode, details, credentials, settings, {
-				attempts: attempt,
-				retryAfter: header(response.headers, 'retry-after'),
-			});
-		}
+		const wait = retryDelayMs(response, attempt, request.retry, waited);
+		if (wait === undefined) throw await request.refusal(response, attempt);
 		await drain(response.body);
 		waited += wait;
 		try {
-			// Stop (the execution's cancel signal) ends the wait at once; nothing ran yet.
-			await sleep(wait, settings.abortSignal);
+			await sleep(wait, request.abortSignal);
 		} catch (error) {
-			throw transportError(this, error, credentials, { ...settings, repeatable: true });
+			throw request.networkError(error, true);
 		}
 	}
 }
 
 /** How long to wait before the next attempt, or undefined when the answer must not be retried. */
-export function retryDelayMs(
+function retryDelayMs(
 	response: FullResponse,
 	attempt: number,
 	retry: RetryPolicy,
