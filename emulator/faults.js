@@ -16,7 +16,9 @@ const STREAM_FAULTS = [
 	'huge-line',
 ];
 const EXPORT_FAULTS = ['same-cursor', 'empty-page'];
-const ALL_FAULTS = [...STATUS_FAULTS, ...STREAM_FAULTS, ...EXPORT_FAULTS];
+/** Refusals of a run's `flow_session_id`, consumed only by a run that names a session. */
+const SESSION_FAULTS = ['session-error'];
+const ALL_FAULTS = [...STATUS_FAULTS, ...STREAM_FAULTS, ...EXPORT_FAULTS, ...SESSION_FAULTS];
 
 const ENDPOINTS = [
 	'run',
@@ -138,6 +140,21 @@ function takeFaults(ctx, req, endpoint, types, firstOnly = false) {
 	return out;
 }
 
+/**
+ * The `Retry-After` value of a 429/503 fault: `retryAfterDate=N` gives the HTTP date N seconds
+ * from now; `retryAfter` a number of seconds (or any text, sent as is). 429 defaults to 1 second.
+ * @param {string} type
+ * @param {Record<string, any>} params
+ * @returns {string | undefined}
+ */
+function retryAfterHeader(type, params) {
+	if (params.retryAfterDate !== undefined) {
+		return new Date(Date.now() + Number(params.retryAfterDate) * 1000).toUTCString();
+	}
+	if (params.retryAfter !== undefined) return String(params.retryAfter);
+	return type === '429' ? '1' : undefined;
+}
+
 /** @param {{type: string, params: Record<string, any>}[]} faults @param {string} type */
 function findFault(faults, type) {
 	return faults.find((f) => f.type === type);
@@ -147,7 +164,9 @@ module.exports = {
 	STATUS_FAULTS,
 	STREAM_FAULTS,
 	EXPORT_FAULTS,
+	SESSION_FAULTS,
 	ALL_FAULTS,
+	retryAfterHeader,
 	ENDPOINTS,
 	parseFaultSpec,
 	injectFault,

@@ -13,7 +13,8 @@ const {
 	isPlainObject,
 	sleep,
 } = require('./util');
-const { takeFaults, findFault, STREAM_FAULTS } = require('./faults');
+const { takeFaults, findFault, STREAM_FAULTS, SESSION_FAULTS } = require('./faults');
+const { legacyStep, realStep, finishedRealStep, argumentPrefixes } = require('./steps');
 
 const TAGS = [
 	'onLog',
@@ -24,6 +25,9 @@ const TAGS = [
 	'onToolStart',
 	'onToolEnd',
 	'onToolError',
+	// not in the spec's table; the SDK knows them (botdojo-chat-sdk StreamEventType)
+	'onFlowRequestStart',
+	'onFlowRequestEnd',
 ];
 
 /**
@@ -37,8 +41,21 @@ const TAGS = [
  *   status?: 'complete' | 'error',
  *   errorMessage?: string,
  *   tokens?: (body: any) => string[],
+ *   shape?: 'legacy' | 'real',
+ *   preambleTokens?: string[] | ((body: any) => string[]),
+ *   toolArgumentTokens?: boolean,
  * }} FlowDef
  */
+
+/** A human reading pace: about 30 tokens a second. */
+const TYPING_DELAY_MS = 33;
+
+/** ms to wait, from `body.waitMs` (number or numeric string) or a numeric `text_input`; default 1000. @param {any} body */
+function waitMsOf(body) {
+	const raw = body && body.waitMs !== undefined ? body.waitMs : body && body.text_input;
+	const n = Number(raw);
+	return raw !== undefined && raw !== '' && Number.isFinite(n) && n >= 0 ? n : 1000;
+}
 
 /** Split an answer into tokens whose concatenation is exactly the answer. @param {string} text */
 function splitTokens(text) {
@@ -100,6 +117,44 @@ function builtinFlows() {
 			releases: ['1'],
 			answer: (body, session) => `Session state: ${JSON.stringify(session.sessionState)}`,
 		},
+		flow_tools_real: {
+			releases: ['1'],
+			shape: 'real',
+			tools: (body) => [
+				{ toolName: 'search', input: { query: textOf(body) }, output: { hits: 2 } },
+				{ toolName: 'calculator', input: { expression: '1/0' }, error: 'Division by zero' },
+			],
+			answer: (body) =>
+				`I searched for "${textOf(body)}" and found 2 hits; the calculator failed (Division by zero).`,
+		},
+		flow_agent: {
+			releases: ['1'],
+			shape: 'real',
+			toolArgumentTokens: true,
+			preambleTokens: ['Let ', 'me ', 'look ', 'that ', 'up. '],
+			tools: (body) => [
+				{ toolName: 'search', input: { query: textOf(body) }, output: { hits: 2 } },
+			],
+			answer: (body) => `Found 2 hits for "${textOf(body)}".`,
+		},
+		flow_wait: {
+			releases: ['1'],
+			delayMs: waitMsOf,
+			answer: (body) => `Waited ${waitMsOf(body)} ms`,
+		},
+		flow_typing: {
+			releases: ['1'],
+			tokenDelayMs: TYPING_DELAY_MS,
+			answer: (body) =>
+				`You said: ${textOf(body)}. ` +
+				'This answer arrives word by word at about the pace a person reads, so that a chat ' +
+				'window shows it growing. It is long enough to take a few seconds: one, two, three, ' +
+				'four, five, six, seven, eight, nine, ten, eleven, twelve, thirteen, fourteen, fifteen, ' +
+				'sixteen, seventeen, eighteen, nineteen, twenty, twenty-one, twenty-two, twenty-three, ' +
+				'twenty-four, twenty-five, twenty-six, twenty-seven, twenty-eight, twenty-nine, thirty. ' +
+				'A streaming node forwards each word as it comes, and the last line of the stream still ' +
+				'carries the whole answer, so nothing is lost if a word was missed on the way.',
+		},
 	};
 }
 
@@ -110,6 +165,9 @@ function builtinFlows() {
 function normalizeFlow(id, def) {
 	if (!def || (typeof def.answer !== 'function' && typeof def.tokens !== 'function')) {
 		throw new Error(`defineFlow(${id}): def needs answer(body, session, options) or tokens(body)`);
+	}
+	if (def.shape !== undefined && def.shape !== 'legacy' && def.shape !== 'real') {
+		throw new Error(`defineFlow(${id}): shape must be 'legacy' or 'real'`);
 	}
 	const releases =
 		Array.isArray(def.releases) && def.releases.length > 0 ? def.releases.map(String) : ['1'];
@@ -345,6 +403,12 @@ async function handleRun(ctx, req, res, flowId, payload) {
 	/** @type {any} */
 	let session;
 	if (options.flow_session_id) {
+		// an expired session is refused while the run request loads, before the flow runs
+		const [refused] = takeFaults(ctx, req, 'run', SESSION_FAULTS, true);
+		if (refused) {
+			const status = Number(refused.params.status) >= 400 ? Number(refused.params.status) : 500;
+			throw new HttpError(status, `Error loading session ${options.flow_session_id}`);
+		}
 		session = ctx.store.getSession(options.flow_session_id);
 		if (!session)
 			throw badRequest(`Error loading session ${options.flow_session_id}: session not found`);
@@ -364,6 +428,11 @@ async function handleRun(ctx, req, res, flowId, payload) {
 	let answer;
 	/** @type {ToolCall[]} */
 	let tools;
+	/** @type {string[]} */
+	let preamble;
+	/** @type {number} */
+	let delayMs;
+	const real = flow.shape === 'real';
 	try {
 		if (bigFault) {
 			tokens = bigTokens(
@@ -381,6 +450,11 @@ async function handleRun(ctx, req, res, flowId, payload) {
 			tokens = splitTokens(answer);
 		}
 		tools = typeof flow.tools === 'function' ? flow.tools(body) : flow.tools || [];
+		preamble =
+			typeof flow.preambleTokens === 'function'
+				? flow.preambleTokens(body)
+				: flow.preambleTokens || [];
+		delayMs = typeof flow.delayMs === 'function' ? Number(flow.delayMs(body)) : flow.delayMs || 0;
 	} catch (err) {
 		throw new HttpError(500, `Flow '${flowId}' failed: ${/** @type {Error} */ (err).message}`);
 	}
@@ -425,24 +499,33 @@ async function handleRun(ctx, req, res, flowId, payload) {
 	ctx.store.put(rec);
 
 	const isError = flow.status === 'error';
-	const finalize = () => {
+	/** The record as it will be once the run ends (a copy: `rec` itself is still running). */
+	const completedRecord = () => {
 		const endMs = Date.now();
-		rec.status = isError ? 'error' : 'complete';
-		rec.response = isError
-			? { error: flow.errorMessage || 'Flow failed' }
-			: { text_output: answer };
-		rec.aiMessage.content = answer;
-		rec.aiMessage.date = iso(endMs);
-		rec.endTime = iso(endMs);
-		rec.duration = endMs - startMs;
-		rec.modified = rec.endTime;
+		const end = iso(endMs);
+		return {
+			...rec,
+			status: isError ? 'error' : 'complete',
+			response: isError ? { error: flow.errorMessage || 'Flow failed' } : { text_output: answer },
+			aiMessage: { ...rec.aiMessage, content: answer, date: end },
+			endTime: end,
+			duration: endMs - startMs,
+			modified: end,
+		};
+	};
+	/** @type {ReturnType<typeof completedRecord> | null} */
+	let completed = null;
+	const finalize = () => {
+		Object.assign(rec, completed || completedRecord());
 		session.modified = rec.endTime;
 		ctx.store.reindex(rec);
 	};
 
 	if (stream !== 'http') {
-		if (flow.delayMs) await sleep(ctx, flow.delayMs);
-		rec.aiMessage.steps = tools.map((t) => toolStep(t, newId('run')));
+		if (delayMs) await sleep(ctx, delayMs);
+		rec.aiMessage.steps = tools.map((t) =>
+			real ? finishedRealStep(t, newId('step'), startTime) : legacyStep(t, newId('run')),
+		);
 		finalize();
 		sendJson(res, 200, rec);
 		return;
@@ -512,18 +595,66 @@ async function handleRun(ctx, req, res, flowId, payload) {
 		await checkpoint(false);
 	};
 
+	const log = (/** @type {string} */ level, /** @type {string} */ message) => {
+		const now = iso();
+		return emit('onLog', { level, message, time: now, timestamp: now });
+	};
+	const emitTokens = async (/** @type {string[]} */ list) => {
+		for (let i = 0; i < list.length; i++) {
+			if (tokenDelay > 0 && i > 0) await sleep(ctx, tokenDelay);
+			if (out.closed) throw ABORT;
+			await emit('onNewToken', { token: list[i] });
+		}
+	};
+	/** One tool call in the real shape: the step while its arguments are written, executing, done. */
+	const realTool = async (/** @type {ToolCall} */ tool) => {
+		const stepId = newId('step');
+		const at = iso();
+		await emit('onIntermediateStepUpdate', realStep(tool, stepId, 'streaming_args', at));
+		if (flow.toolArgumentTokens) {
+			for (const partial of argumentPrefixes(tool))
+				await emit('onNewToken', { toolArguments: partial });
+		}
+		await emit('onIntermediateStepUpdate', realStep(tool, stepId, 'executing', at));
+		await emit('onToolStart', {
+			toolName: tool.toolName,
+			input: tool.input ?? {},
+			runId: stepId,
+			stepId,
+		});
+		if (tool.error !== undefined)
+			await emit('onToolError', {
+				toolName: tool.toolName,
+				error: tool.error,
+				runId: stepId,
+				stepId,
+			});
+		else
+			await emit('onToolEnd', {
+				toolName: tool.toolName,
+				output: tool.output ?? null,
+				runId: stepId,
+				stepId,
+			});
+		const done = finishedRealStep(tool, stepId, at);
+		await emit('onIntermediateStepUpdate', done);
+		rec.aiMessage.steps.push(done);
+	};
+
 	try {
 		await checkpoint(false);
+		if (real) await emit('onFlowRequestStart', JSON.parse(JSON.stringify(rec)));
 		await emit('onFlowStart', { flowId, requestId: id, sessionId: session.id, version, startTime });
-		await emit('onLog', {
-			level: 'info',
-			message: `Running flow ${flowId} (release ${version})`,
-			time: iso(),
-		});
-		if (flow.delayMs) await sleep(ctx, flow.delayMs);
+		await log('info', `Running flow ${flowId} (release ${version})`);
+		if (delayMs) await sleep(ctx, delayMs);
+		await emitTokens(preamble);
 		for (const tool of tools) {
+			if (real) {
+				await realTool(tool);
+				continue;
+			}
 			const runId = newId('run');
-			const step = toolStep(tool, runId);
+			const step = legacyStep(tool, runId);
 			await emit('onIntermediateStepUpdate', {
 				type: 'tool',
 				status: 'start',
@@ -537,24 +668,18 @@ async function handleRun(ctx, req, res, flowId, payload) {
 			await emit('onIntermediateStepUpdate', { ...step, type: 'tool' });
 			rec.aiMessage.steps.push(step);
 		}
-		for (let i = 0; i < tokens.length; i++) {
-			if (tokenDelay > 0 && i > 0) await sleep(ctx, tokenDelay);
-			if (out.closed) throw ABORT;
-			await emit('onNewToken', { token: tokens[i] });
-		}
-		if (isError) {
-			await emit('onLog', {
-				level: 'error',
-				message: flow.errorMessage || 'Flow failed',
-				time: iso(),
-			});
-		}
+		await emitTokens(tokens);
+		if (isError) await log('error', flow.errorMessage || 'Flow failed');
 		await emit('onFlowEnd', {
 			flowId,
 			requestId: id,
 			status: isError ? 'error' : 'complete',
 			duration: Date.now() - startMs,
 		});
+		if (real) {
+			completed = completedRecord();
+			await emit('onFlowRequestEnd', JSON.parse(JSON.stringify(completed)));
+		}
 		await checkpoint(true);
 		finalize();
 		if (!findFault(faults, 'no-final')) await out.write(`${JSON.stringify(rec)}\n`);
@@ -565,25 +690,6 @@ async function handleRun(ctx, req, res, flowId, payload) {
 			throw err;
 		}
 	}
-}
-
-/** @param {ToolCall} tool @param {string} runId */
-function toolStep(tool, runId) {
-	return tool.error !== undefined
-		? {
-				toolName: tool.toolName,
-				input: tool.input ?? {},
-				error: tool.error,
-				status: 'error',
-				runId,
-			}
-		: {
-				toolName: tool.toolName,
-				input: tool.input ?? {},
-				output: tool.output ?? null,
-				status: 'complete',
-				runId,
-			};
 }
 
 module.exports = { TAGS, builtinFlows, normalizeFlow, handleRun, splitTokens, validateRun };

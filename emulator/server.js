@@ -18,6 +18,7 @@ const {
 	ALL_FAULTS,
 	STATUS_FAULTS,
 	EXPORT_FAULTS,
+	retryAfterHeader,
 } = require('./faults');
 const { handleRun } = require('./flows');
 const { encodeCursor, decodeCursor } = require('./store');
@@ -136,6 +137,13 @@ function exportPage(ctx, req, body) {
 	}
 	const from = p.optDate(3, 'fromDate');
 	const to = p.optDate(4, 'toDate');
+	if (
+		ctx.behavior.unknownFlowExport === 'notFound' &&
+		!ctx.flows.has(flowId) &&
+		!ctx.store.hasRecordsOf(flowId)
+	) {
+		throw notFound(`Flow '${flowId}' not found in project '${ctx.projectId}'`);
+	}
 	const page = ctx.store.exportPage(flowId, { after, limit, from, to });
 	const [fault] = takeFaults(ctx, req, 'export', EXPORT_FAULTS, true);
 	if (fault && fault.type === 'same-cursor') {
@@ -250,12 +258,9 @@ async function handle(ctx, req, res, r, url, entry) {
 			if (req.socket) req.socket.destroy();
 			return;
 		}
-		const retryAfter = early.params.retryAfter;
+		const retryAfter = retryAfterHeader(early.type, early.params);
 		/** @type {Record<string, string>} */
-		const headers = {};
-		if (early.type === '429')
-			headers['Retry-After'] = String(retryAfter === undefined ? 1 : retryAfter);
-		else if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+		const headers = retryAfter === undefined ? {} : { 'Retry-After': retryAfter };
 		const status = Number(early.type);
 		const message =
 			status === 429
@@ -280,32 +285,55 @@ async function handle(ctx, req, res, r, url, entry) {
 		throw notFound(`Project '${projectId}' not found in account '${accountId}'`);
 	if (jsonError) throw jsonError;
 
+	if (endpoint === 'run') return handleRun(ctx, req, res, /** @type {string} */ (flowId), payload);
+	if (endpoint === 'uploadFile') return ctx.documents.upload(upload, res);
+	return sendJson(res, 200, wrapAnswer(ctx, positionalAnswer(ctx, req, endpoint, payload)));
+}
+
+/**
+ * The answer of a positional endpoint, in its default shape.
+ * @param {any} ctx
+ * @param {import('node:http').IncomingMessage} req
+ * @param {string} endpoint
+ * @param {any} payload
+ * @returns {{ wrapped: boolean, body: any }} `wrapped`: the body is `{ results, ... }`
+ */
+function positionalAnswer(ctx, req, endpoint, payload) {
 	switch (endpoint) {
-		case 'run':
-			return handleRun(ctx, req, res, /** @type {string} */ (flowId), payload);
-		case 'uploadFile':
-			return ctx.documents.upload(upload, res);
 		case 'createSession':
-			return sendJson(res, 200, createSession(ctx, payload));
+			return { wrapped: false, body: createSession(ctx, payload) };
 		case 'export':
-			return sendJson(res, 200, exportPage(ctx, req, payload));
+			return { wrapped: true, body: exportPage(ctx, req, payload) };
 		case 'loadByFlowSession': {
 			const p = positional(payload);
 			const fid = p.string(0, 'flowId');
 			const sid = p.string(1, 'sessionId');
-			return sendJson(res, 200, { results: ctx.store.loadByFlowSession(fid, sid) });
+			return { wrapped: true, body: { results: ctx.store.loadByFlowSession(fid, sid) } };
 		}
 		case 'getTemporarySignedUrl':
-			return sendJson(res, 200, ctx.documents.getTemporarySignedUrl(payload));
+			return { wrapped: true, body: ctx.documents.getTemporarySignedUrl(payload) };
 		case 'loadByLogicalPath':
-			return sendJson(res, 200, ctx.documents.loadByLogicalPath(payload));
+			return { wrapped: true, body: ctx.documents.loadByLogicalPath(payload) };
 		case 'getStatus':
-			return sendJson(res, 200, ctx.indexes.getStatus(payload));
+			return { wrapped: true, body: ctx.indexes.getStatus(payload) };
 		case 'queryMetadata':
-			return sendJson(res, 200, ctx.indexes.queryMetadata(payload));
+			return { wrapped: true, body: ctx.indexes.queryMetadata(payload) };
 		default:
-			throw notFound(`No such endpoint: ${req.method} ${url.pathname}`);
+			throw notFound(`No such endpoint: ${endpoint}`);
 	}
+}
+
+/**
+ * Behaviour `answerWrapper: 'success'`: every positional answer becomes
+ * `{ success: true, results: ... }` (fields beside `results` kept).
+ * @param {any} ctx
+ * @param {{ wrapped: boolean, body: any }} answer
+ */
+function wrapAnswer(ctx, answer) {
+	if (ctx.behavior.answerWrapper !== 'success') return answer.body;
+	return answer.wrapped
+		? { success: true, ...answer.body }
+		: { success: true, results: answer.body };
 }
 
 /** @param {import('node:http').IncomingMessage} req */

@@ -236,6 +236,30 @@ class Store {
 		};
 	}
 
+	/** Whether any exportable record of this flow exists (seeded flows count as known). @param {string} flowId */
+	hasRecordsOf(flowId) {
+		const arr = this.exportable.get(flowId);
+		return !!arr && arr.length > 0;
+	}
+
+	/**
+	 * Change a finished record after the fact (a tag added, an evaluation attached): merges
+	 * `patch` and moves `modified` forward (to `patch.modified` when given, else now, at least
+	 * 1 ms after the old value), so that export and triggers see it again.
+	 * @param {string} id
+	 * @param {Record<string, any>} [patch]
+	 */
+	touch(id, patch = {}) {
+		const rec = this.records.get(id);
+		if (!rec) throw new Error(`touchRequest: no flow request '${id}'`);
+		const before = Date.parse(rec.modified);
+		const modified =
+			patch.modified !== undefined ? String(patch.modified) : iso(Math.max(Date.now(), before + 1));
+		Object.assign(rec, patch, { modified });
+		this.reindex(rec);
+		return rec;
+	}
+
 	/** @param {string} flowId @param {string} sessionId */
 	loadByFlowSession(flowId, sessionId) {
 		return this.history(sessionId).filter((r) => r.flow_id === flowId);
