@@ -37,7 +37,11 @@ const DEFAULT_BEHAVIOR = Object.freeze({
 	answerWrapper: /** @type {'plain' | 'success'} */ ('plain'),
 });
 
-/** @param {Record<string, any>} source */
+/**
+ * The behaviour options in `source`, checked.
+ * @param {Record<string, any>} source
+ * @returns {Partial<import('./types').Behavior>}
+ */
 function pickBehavior(source) {
 	/** @type {Record<string, any>} */
 	const out = {};
@@ -54,7 +58,7 @@ function pickBehavior(source) {
 	return out;
 }
 
-/** @param {any} ctx */
+/** @param {import('./types').Context} ctx */
 function seedDemo(ctx) {
 	const now = Date.now();
 	ctx.store.seedFlowRequests('flow_echo', 5, {
@@ -99,20 +103,22 @@ async function startEmulator(options = {}) {
 	const host = options.host || '127.0.0.1';
 	const port = options.port === undefined ? 0 : options.port;
 
-	/** @type {any} */
-	const ctx = {
-		accountId: ACCOUNT_ID,
-		projectId: PROJECT_ID,
-		ownerUid: 'usr_demo',
-		keys: KEYS,
-		secret: crypto.randomBytes(32),
-		requests: /** @type {any[]} */ ([]),
-		faults: /** @type {any[]} */ ([]),
-		timers: new Set(),
-		flows: new Map(),
-		origin: '',
-		behavior: { ...DEFAULT_BEHAVIOR, ...pickBehavior(options) },
-	};
+	// the stores take the context they belong to, so it is complete only once they exist
+	const ctx = /** @type {import('./types').Context} */ (
+		/** @type {unknown} */ ({
+			accountId: ACCOUNT_ID,
+			projectId: PROJECT_ID,
+			ownerUid: 'usr_demo',
+			keys: KEYS,
+			secret: crypto.randomBytes(32),
+			requests: [],
+			faults: [],
+			timers: new Set(),
+			flows: new Map(),
+			origin: '',
+			behavior: { ...DEFAULT_BEHAVIOR, ...pickBehavior(options) },
+		})
+	);
 	ctx.store = new Store(ctx);
 	ctx.documents = new Documents(ctx);
 	ctx.indexes = new Indexes(ctx);
@@ -158,7 +164,7 @@ async function startEmulator(options = {}) {
 		requests: ctx.requests,
 		/** @param {string} endpoint */
 		requestsTo(endpoint) {
-			return ctx.requests.filter((/** @type {any} */ r) => r.endpoint === endpoint);
+			return ctx.requests.filter((r) => r.endpoint === endpoint);
 		},
 		/**
 		 * @param {string | {type: string, [k: string]: any}} fault

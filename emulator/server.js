@@ -10,18 +10,18 @@ const {
 	sendError,
 	readBody,
 	isPlainObject,
-	positional,
 } = require('./util');
 const {
 	takeFaults,
 	parseFaultSpec,
 	ALL_FAULTS,
 	STATUS_FAULTS,
-	EXPORT_FAULTS,
 	retryAfterHeader,
 } = require('./faults');
-const { handleRun } = require('./flows');
-const { encodeCursor, decodeCursor } = require('./store');
+const { handleRun } = require('./run');
+const { authenticate } = require('./auth');
+const { createSession } = require('./sessions');
+const { exportPage, loadByFlowSession } = require('./flowRequests');
 
 const API_PREFIX = /^\/api\/v1\/accounts\/([^/]+)\/projects\/([^/]+)\/(.+)$/;
 
@@ -36,9 +36,6 @@ const POSITIONAL_ROUTES = {
 	'indexes/getStatus': 'getStatus',
 	'indexes/queryMetadata': 'queryMetadata',
 };
-
-/** Cursor used by the same-cursor/empty-page faults for "before the first record". */
-const START = { t: -8640000000000000, id: '' };
 
 /** @param {string} s */
 function decode(s) {
@@ -67,105 +64,7 @@ function route(method, pathname) {
 }
 
 /**
- * @param {any} ctx
- * @param {import('node:http').IncomingMessage} req
- * @param {string} endpoint
- * @param {string|undefined} flowId
- */
-function authenticate(ctx, req, endpoint, flowId) {
-	const auth = req.headers.authorization;
-	if (auth === undefined || auth.trim() === '') {
-		throw new HttpError(
-			401,
-			'Missing API key: send it as the raw value of the Authorization header',
-		);
-	}
-	if (/^bearer\s/i.test(auth.trim())) {
-		throw new HttpError(
-			401,
-			'Invalid API key: the key must be sent as the raw Authorization value, without "Bearer"',
-		);
-	}
-	const key = auth.trim();
-	if (key === ctx.keys.project) return;
-	if (key === ctx.keys.flow) {
-		if (endpoint === 'run' && flowId === 'flow_echo') return;
-		const what = endpoint === 'run' ? `flow '${flowId}'` : `the ${endpoint} endpoint`;
-		throw new HttpError(
-			403,
-			`This API key is a flow key limited to flow 'flow_echo'; it cannot call ${what}`,
-		);
-	}
-	if (key === ctx.keys.noUpload) {
-		if (endpoint === 'uploadFile')
-			throw new HttpError(403, 'This API key lacks the permission to upload files');
-		return;
-	}
-	throw new HttpError(401, 'Invalid API key');
-}
-
-/** @param {any} ctx @param {any} body */
-function createSession(ctx, body) {
-	const p = positional(body);
-	const flowId = p.string(0, 'flow_id');
-	if (!ctx.flows.has(flowId))
-		throw notFound(`Flow '${flowId}' not found in project '${ctx.projectId}'`);
-	const state = p.object(1, 'session_data');
-	for (const [name, store] of Object.entries(state)) {
-		if (!isPlainObject(store) || !isPlainObject(store.variables)) {
-			throw badRequest(
-				`params[1] (session_data): store '${name}' must be an object { "variables": { ... } }`,
-			);
-		}
-	}
-	return ctx.store.createSession(flowId, state);
-}
-
-/**
- * @param {any} ctx
- * @param {import('node:http').IncomingMessage} req
- * @param {any} body
- */
-function exportPage(ctx, req, body) {
-	const p = positional(body);
-	const flowId = p.string(0, 'flowId');
-	const afterCursor = p.optString(1, 'afterCursor');
-	const after = afterCursor === undefined ? undefined : decodeCursor(afterCursor);
-	const limit = p.params[2];
-	if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-		throw badRequest('params[2] (limit) must be an integer from 1 to 1000');
-	}
-	const from = p.optDate(3, 'fromDate');
-	const to = p.optDate(4, 'toDate');
-	if (
-		ctx.behavior.unknownFlowExport === 'notFound' &&
-		!ctx.flows.has(flowId) &&
-		!ctx.store.hasRecordsOf(flowId)
-	) {
-		throw notFound(`Flow '${flowId}' not found in project '${ctx.projectId}'`);
-	}
-	const page = ctx.store.exportPage(flowId, { after, limit, from, to });
-	const [fault] = takeFaults(ctx, req, 'export', EXPORT_FAULTS, true);
-	if (fault && fault.type === 'same-cursor') {
-		return {
-			results: page.results,
-			nextCursor: afterCursor !== undefined ? afterCursor : encodeCursor(START.t, START.id),
-			hasMore: true,
-		};
-	}
-	if (fault && fault.type === 'empty-page') {
-		const pos = after || START;
-		return {
-			results: [],
-			nextCursor: encodeCursor(pos.t, pos.id, { n: Date.now() % 100000 }),
-			hasMore: true,
-		};
-	}
-	return { results: page.results, nextCursor: page.nextCursor, hasMore: page.hasMore };
-}
-
-/**
- * @param {any} ctx
+ * @param {import('./types').Context} ctx
  * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
  */
 function createHandler(ctx) {
@@ -197,7 +96,7 @@ function createHandler(ctx) {
 }
 
 /**
- * @param {any} ctx
+ * @param {import('./types').Context} ctx
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @param {ReturnType<typeof route>} r
@@ -292,7 +191,7 @@ async function handle(ctx, req, res, r, url, entry) {
 
 /**
  * The answer of a positional endpoint, in its default shape.
- * @param {any} ctx
+ * @param {import('./types').Context} ctx
  * @param {import('node:http').IncomingMessage} req
  * @param {string} endpoint
  * @param {any} payload
@@ -304,12 +203,8 @@ function positionalAnswer(ctx, req, endpoint, payload) {
 			return { wrapped: false, body: createSession(ctx, payload) };
 		case 'export':
 			return { wrapped: true, body: exportPage(ctx, req, payload) };
-		case 'loadByFlowSession': {
-			const p = positional(payload);
-			const fid = p.string(0, 'flowId');
-			const sid = p.string(1, 'sessionId');
-			return { wrapped: true, body: { results: ctx.store.loadByFlowSession(fid, sid) } };
-		}
+		case 'loadByFlowSession':
+			return { wrapped: true, body: loadByFlowSession(ctx, payload) };
 		case 'getTemporarySignedUrl':
 			return { wrapped: true, body: ctx.documents.getTemporarySignedUrl(payload) };
 		case 'loadByLogicalPath':
@@ -326,7 +221,7 @@ function positionalAnswer(ctx, req, endpoint, payload) {
 /**
  * Behaviour `answerWrapper: 'success'`: every positional answer becomes
  * `{ success: true, results: ... }` (fields beside `results` kept).
- * @param {any} ctx
+ * @param {import('./types').Context} ctx
  * @param {{ wrapped: boolean, body: any }} answer
  */
 function wrapAnswer(ctx, answer) {
