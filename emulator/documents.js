@@ -16,9 +16,8 @@ const {
 } = require('./util');
 
 /**
- * @typedef {{ id: string, fileName: string, contentType: string, sizeBytes: number, logicalPath: string,
- *   version: string, created: string, tags: string[], meta: Record<string, any> }} DocumentRecord
- * @typedef {{ latest: DocumentRecord, data: Buffer, versions: { record: DocumentRecord, data: Buffer }[] }} DocEntry
+ * @typedef {import('./types').DocumentRecord} DocumentRecord
+ * @typedef {import('./types').DocumentEntry} DocEntry
  */
 
 const { parseMultipart } = require('./multipart');

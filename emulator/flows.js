@@ -4,20 +4,8 @@
  */
 
 /**
- * @typedef {{ toolName: string, input?: any, output?: any, error?: string }} ToolCall
- * @typedef {{
- *   releases?: string[],
- *   answer?: (body: any, session: any, options: any) => string,
- *   tokenDelayMs?: number,
- *   delayMs?: number | ((body: any) => number),
- *   tools?: ToolCall[] | ((body: any) => ToolCall[]),
- *   status?: 'complete' | 'error',
- *   errorMessage?: string,
- *   tokens?: (body: any) => string[],
- *   shape?: 'legacy' | 'real',
- *   preambleTokens?: string[] | ((body: any) => string[]),
- *   toolArgumentTokens?: boolean,
- * }} FlowDef
+ * @typedef {import('./types').ToolCall} ToolCall
+ * @typedef {import('./types').FlowDef} FlowDef
  * @typedef {FlowDef & { id: string, releases: string[], defaultRelease: string }} Flow
  */
 

@@ -18,8 +18,32 @@ const { builtinFlows, normalizeFlow } = require('./flows');
 const { injectFault } = require('./faults');
 const { iso } = require('./util');
 
-const ACCOUNT_ID = 'acc_demo';
-const PROJECT_ID = 'proj_demo';
+/**
+ * The public types (see types.js), re-exported for TypeScript tests.
+ * @typedef {import('./types').EndpointName} EndpointName
+ * @typedef {import('./types').FaultType} FaultType
+ * @typedef {import('./types').FaultParams} FaultParams
+ * @typedef {import('./types').InjectFaultOptions} InjectFaultOptions
+ * @typedef {import('./types').ArmedFault} ArmedFault
+ * @typedef {import('./types').RequestLogEntry} RequestLogEntry
+ * @typedef {import('./types').UploadLogBody} UploadLogBody
+ * @typedef {import('./types').ChatMessage} ChatMessage
+ * @typedef {import('./types').FlowRequestRecord} FlowRequestRecord
+ * @typedef {import('./types').FlowSessionRecord} FlowSessionRecord
+ * @typedef {import('./types').DocumentRecord} DocumentRecord
+ * @typedef {import('./types').DocumentEntry} DocumentEntry
+ * @typedef {import('./types').ToolCall} ToolCall
+ * @typedef {import('./types').FlowSessionView} FlowSessionView
+ * @typedef {import('./types').FlowDef} FlowDef
+ * @typedef {import('./types').SeedOptions} SeedOptions
+ * @typedef {import('./types').StartOptions} StartOptions
+ * @typedef {import('./types').Behavior} Behavior
+ * @typedef {Awaited<ReturnType<typeof startEmulator>>} Emulator
+ */
+
+const ACCOUNT_ID = /** @type {'acc_demo'} */ ('acc_demo');
+const PROJECT_ID = /** @type {'proj_demo'} */ ('proj_demo');
+/** @type {Readonly<{ project: string, flow: string, noUpload: string }>} */
 const KEYS = Object.freeze({
 	project: 'bdk_project_demo_0123456789',
 	flow: 'bdk_flow_echo_0123456789',
@@ -97,7 +121,7 @@ function seedDemo(ctx) {
 
 /**
  * Start the emulator.
- * @param {{ port?: number, host?: string, seedDemo?: boolean, unknownFlowExport?: 'empty' | 'notFound', answerWrapper?: 'plain' | 'success' }} [options]
+ * @param {StartOptions} [options]
  */
 async function startEmulator(options = {}) {
 	const host = options.host || '127.0.0.1';
@@ -161,31 +185,33 @@ async function startEmulator(options = {}) {
 		projectId: PROJECT_ID,
 		keys: KEYS,
 		/** every request received, in order */
-		requests: ctx.requests,
-		/** @param {string} endpoint */
+		requests: /** @type {RequestLogEntry[]} */ (ctx.requests),
+		/** @param {EndpointName} endpoint @returns {RequestLogEntry[]} */
 		requestsTo(endpoint) {
 			return ctx.requests.filter((r) => r.endpoint === endpoint);
 		},
 		/**
-		 * @param {string | {type: string, [k: string]: any}} fault
-		 * @param {{ endpoint?: string, times?: number, [k: string]: any }} [opts]
+		 * @param {FaultType | string | ({ type: FaultType } & FaultParams)} fault
+		 * @param {InjectFaultOptions} [opts]
+		 * @returns {ArmedFault}
 		 */
 		injectFault(fault, opts) {
-			return injectFault(ctx, fault, opts);
+			return /** @type {ArmedFault} */ (injectFault(ctx, fault, opts));
 		},
-		/** @param {string} id @param {any} def */
+		/** @param {string} id @param {FlowDef} def */
 		defineFlow(id, def) {
 			ctx.flows.set(id, normalizeFlow(id, def));
 		},
 		/**
 		 * @param {string} flowId
 		 * @param {number} count
-		 * @param {{ start?: number, stepMs?: number, errorEvery?: number, runningEvery?: number, sessionId?: string }} [opts]
+		 * @param {SeedOptions} [opts]
+		 * @returns {FlowRequestRecord[]}
 		 */
 		seedFlowRequests(flowId, count, opts) {
 			return ctx.store.seedFlowRequests(flowId, count, opts);
 		},
-		/** @param {Record<string, any>} record */
+		/** @param {Partial<FlowRequestRecord>} record @returns {FlowRequestRecord} */
 		addRecord(record) {
 			return ctx.store.addRecord(record);
 		},
@@ -193,28 +219,31 @@ async function startEmulator(options = {}) {
 		 * Modify a finished flow request after the fact (e.g. `{ tags: ['reviewed'] }`); moves its
 		 * `modified` forward (at least 1 ms, or to `patch.modified`). Returns the record.
 		 * @param {string} id
-		 * @param {Record<string, any>} [patch]
+		 * @param {Partial<FlowRequestRecord>} [patch]
+		 * @returns {FlowRequestRecord}
 		 */
 		touchRequest(id, patch) {
 			return ctx.store.touch(id, patch);
 		},
-		/** The current behaviours (see setBehavior). */
+		/** The current behaviours (see setBehavior). @returns {Behavior} */
 		get behavior() {
 			return { ...ctx.behavior };
 		},
 		/**
 		 * Switch behaviours until reset(): `{ unknownFlowExport?: 'empty' | 'notFound',
 		 * answerWrapper?: 'plain' | 'success' }`. Returns the behaviours now in force.
-		 * @param {{ unknownFlowExport?: 'empty' | 'notFound', answerWrapper?: 'plain' | 'success' }} changes
+		 * @param {Partial<Behavior>} changes
+		 * @returns {Behavior}
 		 */
 		setBehavior(changes) {
 			Object.assign(ctx.behavior, pickBehavior(changes || {}));
 			return { ...ctx.behavior };
 		},
-		sessions: ctx.store.sessions,
-		documents: ctx.documents.byId,
-		/** flow request records by id */
-		records: ctx.store.records,
+		sessions: /** @type {Map<string, FlowSessionRecord>} */ (ctx.store.sessions),
+		/** documents by id */
+		documents: /** @type {Map<string, DocumentEntry>} */ (ctx.documents.byId),
+		/** flow request records by id (runs, seeded and added records) */
+		records: /** @type {Map<string, FlowRequestRecord>} */ (ctx.store.records),
 		flows: ctx.flows,
 		reset() {
 			ctx.requests.length = 0;
@@ -224,7 +253,7 @@ async function startEmulator(options = {}) {
 			ctx.behavior = { ...DEFAULT_BEHAVIOR, ...pickBehavior(options) };
 			if (options.seedDemo) seedDemo(ctx);
 		},
-		/** Close the server, destroying open sockets (stalled streams included). */
+		/** Close the server, destroying open sockets (stalled streams included). @returns {Promise<void>} */
 		close() {
 			if (!closing) {
 				closing = new Promise((resolve) => {

@@ -25,7 +25,7 @@ const { exportPage, loadByFlowSession } = require('./flowRequests');
 
 const API_PREFIX = /^\/api\/v1\/accounts\/([^/]+)\/projects\/([^/]+)\/(.+)$/;
 
-/** @type {Record<string, string>} */
+/** @type {Record<string, import('./types').EndpointName>} */
 const POSITIONAL_ROUTES = {
 	'flow_sessions/createSession': 'createSession',
 	'flow_requests/export': 'export',
@@ -49,7 +49,7 @@ function decode(s) {
 /**
  * @param {string} method
  * @param {string} pathname
- * @returns {{ endpoint: string, accountId?: string, projectId?: string, flowId?: string }}
+ * @returns {{ endpoint: import('./types').EndpointName, accountId?: string, projectId?: string, flowId?: string }}
  */
 function route(method, pathname) {
 	if (pathname.startsWith('/signed/') && (method === 'GET' || method === 'HEAD'))

@@ -10,7 +10,7 @@
  */
 
 /**
- * @typedef {{ toolName: string, input?: any, output?: any, error?: string }} ToolCall
+ * @typedef {import('./types').ToolCall} ToolCall
  * @typedef {'streaming_args' | 'executing' | 'complete' | 'error'} ToolPhase
  */
 

@@ -1,16 +1,29 @@
 'use strict';
 /**
- * Shared JSDoc types of the emulator (no code). `tsc -p emulator/tsconfig.json` checks every
- * file against them.
+ * The emulator's types, as JSDoc (no code): the public types that `index.js` re-exports for
+ * TypeScript tests, and the context every handler gets. `tsc -p emulator/tsconfig.json`
+ * checks the code against them; the root tsconfig reads them from the .js files directly.
  *
- * @typedef {{
- *   endpoint: string, method: string, path: string,
- *   headers: Record<string, string | string[] | undefined>,
- *   body: any, status: number | undefined, receivedAt: number, respondedAt: number | undefined,
- * }} RequestLogEntry
- * One received request: parsed JSON body (raw text if not JSON; an upload summary for uploads).
+ * @typedef {| 'run' | 'createSession' | 'export' | 'loadByFlowSession' | 'getTemporarySignedUrl' | 'loadByLogicalPath' | 'uploadFile' | 'getStatus' | 'queryMetadata' | 'download' | 'unknown'} EndpointName
+ * @typedef {| '429' | '500' | '503' | 'drop' | 'malformed' | 'no-final' | 'stall' | 'token-delay' | 'big-stream' | 'split-utf8' | 'huge-line' | 'same-cursor' | 'empty-page' | 'session-error'} FaultType
+ * @typedef {{ retryAfter?: number | string; retryAfterDate?: number; status?: number; afterEvents?: number; ms?: number; tokens?: number; bytes?: number; [key: string]: unknown; }} FaultParams
+ * @typedef {FaultParams & { endpoint?: Exclude<EndpointName, 'unknown'>; times?: number; }} InjectFaultOptions
+ * @typedef {{ type: FaultType; params: FaultParams; endpoint: EndpointName | null; times: number; }} ArmedFault
+ * @typedef {{ endpoint: EndpointName; method: string; path: string; headers: Record<string, string | string[] | undefined>; body: any; status?: number; receivedAt: number; respondedAt?: number; }} RequestLogEntry
+ * @typedef {{ fields: { fileName?: string; logicalPath?: string; meta?: string }; file?: { fileName?: string; contentType?: string; size: number; sha256: string }; }} UploadLogBody
+ * @typedef {{ id: string; date: string; role: string; content: string; steps?: any[]; }} ChatMessage
+ * @typedef {{ tags: string[]; id: string; flow_id: string; flow_session_id: string; body: Record<string, any>; requestParams: { stream: string }; runOptions: Record<string, any>; override: Record<string, any>; status: string; top_request_id: string; userMessage: ChatMessage; flow_history_id: string; version: string; response: Record<string, any>; aiMessage: ChatMessage & { steps: any[] }; eval_job_id: string | null; startTime: string; endTime: string | null; duration: number | null; created: string; modified: string; owner_uid: string; modified_uid: string; account_id: string; project_id: string; [key: string]: any; }} FlowRequestRecord
+ * @typedef {{ tags: string[]; id: string; flow_id: string; sessionState: Record<string, { variables: Record<string, any> }>; created: string; modified: string; owner_uid: string; modified_uid: string; account_id: string; project_id: string; }} FlowSessionRecord
+ * @typedef {{ id: string; fileName: string; contentType: string; sizeBytes: number; logicalPath: string; version: string; created: string; tags: string[]; meta: Record<string, any>; }} DocumentRecord
+ * @typedef {{ latest: DocumentRecord; data: Buffer; versions: Array<{ record: DocumentRecord; data: Buffer }>; }} DocumentEntry
+ * @typedef {{ toolName: string; input?: any; output?: any; error?: string; }} ToolCall
+ * @typedef {FlowSessionRecord & { history: FlowRequestRecord[]; runNumber: number; }} FlowSessionView
+ * @typedef {{ releases?: string[]; answer?: (body: any, session: FlowSessionView, options: any) => string; tokenDelayMs?: number; delayMs?: number | ((body: any) => number); tools?: ToolCall[] | ((body: any) => ToolCall[]); status?: 'complete' | 'error'; errorMessage?: string; tokens?: (body: any) => string[]; shape?: 'legacy' | 'real'; preambleTokens?: string[] | ((body: any) => string[]); toolArgumentTokens?: boolean; }} FlowDef
+ * @typedef {{ start?: number; stepMs?: number; errorEvery?: number; runningEvery?: number; sessionId?: string; }} SeedOptions
+ * @typedef {{ unknownFlowExport: 'empty' | 'notFound'; answerWrapper: 'plain' | 'success'; }} Behavior
  *
- * @typedef {{ unknownFlowExport: 'empty' | 'notFound', answerWrapper: 'plain' | 'success' }} Behavior
+ * @typedef {{ port?: number; host?: string; seedDemo?: boolean; unknownFlowExport?: Behavior['unknownFlowExport']; answerWrapper?: Behavior['answerWrapper']; }} StartOptions
+ * `port` 0 (default) = any free port; `host` default 127.0.0.1; `seedDemo`: a few demo records and one document.
  *
  * @typedef {{ t: NodeJS.Timeout, resolve: () => void }} Timer
  *
