@@ -166,6 +166,8 @@ export interface RunSettings {
 	streaming?: boolean;
 	/** Workflow static data; the same object can be passed to several runs (it is updated in place). */
 	staticData?: IDataObject;
+	/** Workflow ID (default `wf-test`): state kept per workflow in the process follows it. */
+	workflowId?: string;
 	onChunk?: (chunk: StructuredChunk, receivedAt: number) => void;
 }
 
@@ -213,8 +215,9 @@ export function startRun(settings: RunSettings): StartedRun {
 				: undefined,
 		},
 	];
+	const workflowId = settings.workflowId ?? 'wf-test';
 	const workflow = new Workflow({
-		id: 'wf-test',
+		id: workflowId,
 		name: 'test',
 		nodes,
 		connections: {
@@ -226,7 +229,7 @@ export function startRun(settings: RunSettings): StartedRun {
 	});
 	const mode = settings.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {
-		id: 'wf-test',
+		id: workflowId,
 		name: 'test',
 		nodes,
 		connections: workflow.connectionsBySourceNode,
