@@ -16,6 +16,7 @@ import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
 import { runPool } from '../helpers/pool';
 import { NOTHING_SENT, readBody } from './input';
 import { readConcurrency, readRunOptions, type RunOptions } from './readOptions';
+import { runWithMemory } from './memorySession';
 import { runRemembered } from './rememberedRun';
 import { readSession, type SessionChoice } from './session';
 
@@ -82,6 +83,9 @@ async function runItem(context: RunContext, itemIndex: number, run: PreparedRun)
 	if (session.mode === 'remember') {
 		const entry = { flowId: run.flowId, key: session.key };
 		return await runRemembered(context.ctx, itemIndex, entry, runIn);
+	}
+	if (session.mode === 'memory') {
+		return await runWithMemory(context.ctx, itemIndex, run.flowId, runIn);
 	}
 	const outcome = await runIn(session.mode === 'continue' ? session.id : undefined);
 	if (outcome.failure) throw outcome.failure;

@@ -28,7 +28,13 @@ export const sessionProperties: INodeProperties[] = [
 				name: 'Remember by Key',
 				value: 'remember',
 				description:
-					'Start a session for each new key and continue it for later runs with the same key',
+					'Start a session for each new key and continue it for later runs with the same key (kept by this n8n process)',
+			},
+			{
+				name: 'Keep in Chat Memory',
+				value: 'memory',
+				description:
+					"Keep each conversation's session in the chat memory connected below (Redis or Postgres Chat Memory): works in queue mode, whichever worker runs a message",
 			},
 		],
 		default: 'new',
@@ -57,7 +63,8 @@ export const sessionProperties: INodeProperties[] = [
 export type SessionChoice =
 	| { mode: 'new' }
 	| { mode: 'continue'; id: string }
-	| { mode: 'remember'; key: string };
+	| { mode: 'remember'; key: string }
+	| { mode: 'memory' };
 
 export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
 	const place = { node: ctx.getNode(), itemIndex };
@@ -80,5 +87,9 @@ export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionC
 		);
 		return { mode: 'remember', key };
 	}
+	if (mode === 'memory') return { mode: 'memory' };
 	return { mode: 'new' };
 }
+
+/** The node's inputs: a Memory input only for Session "Keep in Chat Memory". */
+export const runFlowInputs = `={{ $parameter.sessionMode === 'memory' ? ['main', { type: 'ai_memory', displayName: 'Memory', maxConnections: 1, required: true }] : ['main'] }}`;
