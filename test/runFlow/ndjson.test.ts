@@ -5,7 +5,7 @@ import {
 	NdjsonStreamError,
 	readNdjsonStream,
 	type NdjsonStreamOptions,
-} from '../nodes/shared/ndjson';
+} from '../../nodes/shared/transport/ndjson';
 
 const FINAL = { status: 'complete', response: { text_output: 'héllo wörld 👋' } };
 const LINES = [

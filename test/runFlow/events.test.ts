@@ -1,6 +1,6 @@
 /** BotDojo Run Flow: what the streamed events become, the event filter, flows that fail. */
-import { useEmulator } from './helpers/emulator';
-import { message, runBodies, runFlow } from './helpers/runFlow';
+import { useEmulator } from '../helpers/emulator';
+import { message, runBodies, runFlow } from '../helpers/runFlow';
 
 const env = useEmulator();
 
