@@ -45,8 +45,7 @@ function add(id: string, modifiedMs: number, status = 'complete', flowId = FLOW)
 
 /** BotDojo changes a finished record later (an evaluation, a tag): `modified` moves, `endTime` not. */
 function modify(record: IDataObject, modifiedMs: number) {
-	return env.emu.addRecord({
-		...record,
+	return env.emu.touchRequest(String(record.id), {
 		modified: iso(modifiedMs),
 		eval_job_id: `eval_${modifiedMs}`,
 	});
