@@ -1,6 +1,6 @@
 /** BotDojo Run Flow: several items, at once or one by one; Continue On Fail. */
-import { useEmulator } from './helpers/emulator';
-import { message, runBodies, runFlow } from './helpers/runFlow';
+import { useEmulator } from '../helpers/emulator';
+import { message, runBodies, runFlow } from '../helpers/runFlow';
 
 const env = useEmulator();
 

@@ -1,11 +1,14 @@
 /** BotDojo Run Flow: new, continued and remembered sessions. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './helpers/engine';
-import { useEmulator } from './helpers/emulator';
-import { message, runBodies, runFlow } from './helpers/runFlow';
+import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/actions/sessionStore';
+import { runNode } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
+import { message, runBodies, runFlow } from '../helpers/runFlow';
 
 const env = useEmulator();
+// Each test as in a freshly started n8n: only the static data it passes is remembered.
+afterEach(() => forgetAllSessionStores());
 
 function remember(extra: IDataObject = {}) {
 	return message('flow_echo', '={{ $json.text }}', {
@@ -95,6 +98,11 @@ describe('BotDojo Run Flow: remember by key', () => {
 			'Echo #2: Again',
 			'Echo #1: Other',
 		]);
+		expect([a1, a2, b1].map((run) => run.items[0].json.session)).toEqual([
+			'new',
+			'continued',
+			'new',
+		]);
 		const sessionA = a1.items[0].json.flowSessionId;
 		expect(a2.items[0].json.flowSessionId).toBe(sessionA);
 		expect(b1.items[0].json.flowSessionId).not.toBe(sessionA);
@@ -142,7 +150,7 @@ describe('BotDojo Run Flow: remember by key', () => {
 			staticData,
 		});
 		expect(error).toBeUndefined();
-		expect(items[0].json.text).toBe('Echo #1: Hi');
+		expect(items[0].json).toMatchObject({ text: 'Echo #1: Hi', session: 'replaced' });
 		const requests = env.emu.requestsTo('run');
 		expect(requests.map((request) => request.status)).toEqual([400, 200]);
 		expect(runBodies(env).map((body) => body.options?.flow_session_id)).toEqual([
@@ -153,6 +161,35 @@ describe('BotDojo Run Flow: remember by key', () => {
 		expect((sessions['["flow_echo","chat-a"]'] as IDataObject).id).toBe(
 			items[0].json.flowSessionId,
 		);
+	});
+
+	it('does not start over on an error that is not a refused session (the flow may have run)', async () => {
+		const staticData: IDataObject = {};
+		const first = await runFlow(env, {
+			parameters: remember(),
+			items: [{ json: { chat: 'chat-a', text: 'Hi' } }],
+			staticData,
+		});
+		env.emu.injectFault('500', { endpoint: 'run' });
+		const { error } = await runFlow(env, {
+			parameters: remember(),
+			items: [{ json: { chat: 'chat-a', text: 'Again' } }],
+			staticData,
+		});
+		expect(error).toBeDefined();
+		expect(runBodies(env).map((body) => body.options?.flow_session_id)).toEqual([
+			undefined,
+			first.items[0].json.flowSessionId,
+		]);
+		const next = await runFlow(env, {
+			parameters: remember(),
+			items: [{ json: { chat: 'chat-a', text: 'Later' } }],
+			staticData,
+		});
+		expect(next.items[0].json).toMatchObject({
+			session: 'continued',
+			flowSessionId: first.items[0].json.flowSessionId,
+		});
 	});
 
 	it('keeps the session of a run whose flow reported an error', async () => {

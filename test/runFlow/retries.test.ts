@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /** BotDojo Run Flow: 429/503 are retried before the flow ran; nothing is retried after. */
-import { useEmulator } from './helpers/emulator';
-import { message, runBodies, runFlow, startFlow } from './helpers/runFlow';
+import { useEmulator } from '../helpers/emulator';
+import { message, runBodies, runFlow, startFlow } from '../helpers/runFlow';
 
 const env = useEmulator();
 
