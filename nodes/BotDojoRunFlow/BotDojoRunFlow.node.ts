@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { inputProperties } from './actions/input';
-import { optionsProperty } from './actions/options';
+import { optionsProperty, simplifyProperty } from './actions/options';
 import { execute } from './actions/run.operation';
 import { runFlowInputs, sessionProperties } from './actions/session';
 
@@ -44,6 +44,7 @@ export class BotDojoRunFlow implements INodeType {
 			},
 			...inputProperties,
 			...sessionProperties,
+			simplifyProperty,
 			optionsProperty,
 		],
 	};

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /** BotDojo Run Flow: each way a stream can break, timeouts, and Stop. */
-import { useEmulator } from './helpers/emulator';
-import { message, runFlow, startFlow } from './helpers/runFlow';
+import { useEmulator } from '../helpers/emulator';
+import { message, runFlow, startFlow } from '../helpers/runFlow';
 
 const env = useEmulator();
 
@@ -75,7 +75,7 @@ describe('BotDojo Run Flow: stream faults', () => {
 		expect(error?.message).toMatch(
 			/^Line 2 of the stream is longer than 1048576 characters \(at least \d+ so far\) and was refused rather than held in memory; 1 event had arrived$/,
 		);
-		expect(error?.description).toMatch(/Max Line Size/);
+		expect(error?.description).toMatch(/Largest Stream Line/);
 		expect(error?.description).toMatch(NOT_SAFE);
 	});
 

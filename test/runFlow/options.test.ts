@@ -1,7 +1,7 @@
 /** BotDojo Run Flow: every parameter reaches BotDojo exactly as the spec writes it. */
-import { BotDojoRunFlow } from '../nodes/BotDojoRunFlow/BotDojoRunFlow.node';
-import { useEmulator } from './helpers/emulator';
-import { message, runBodies, runFlow } from './helpers/runFlow';
+import { BotDojoRunFlow } from '../../nodes/BotDojoRunFlow/BotDojoRunFlow.node';
+import { useEmulator } from '../helpers/emulator';
+import { message, runBodies, runFlow } from '../helpers/runFlow';
 
 const env = useEmulator();
 
@@ -128,7 +128,10 @@ describe('BotDojo Run Flow: options sent', () => {
 		expect(record.version).toBe('2');
 	});
 
-	it('sends stream_events only when the event set is narrowed', async () => {
+	it('sends stream_events only when the event set is narrowed (none chosen means all)', async () => {
+		await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: { events: [] } }),
+		});
 		await runFlow(env, {
 			parameters: message('flow_echo', 'Hi', {
 				options: {
@@ -150,7 +153,8 @@ describe('BotDojo Run Flow: options sent', () => {
 				options: { events: ['onToolError', 'onNewToken'] },
 			}),
 		});
-		const [all, narrowed] = runBodies(env);
+		const [none, all, narrowed] = runBodies(env);
+		expect(none.options).toEqual({ stream: 'http' });
 		expect(all.options).toEqual({ stream: 'http' });
 		expect(narrowed.options).toEqual({
 			stream: 'http',
@@ -187,10 +191,31 @@ describe('BotDojo Run Flow: output', () => {
 			flowSessionId: record.flow_session_id,
 			flowRequestId: record.id,
 			status: 'complete',
+			durationMs: record.duration,
 			duration: record.duration,
 			version: '3',
 			toolCalls: [],
 		});
+	});
+
+	it('Simplify off and an old saved Options › Output of Raw both give the whole record', async () => {
+		for (const parameters of [
+			message('flow_echo', 'Hi', { simplify: false }),
+			message('flow_echo', 'Hi', { options: { output: 'raw' } }),
+		]) {
+			env.emu.reset();
+			const { items } = await runFlow(env, { parameters });
+			const record = [...env.emu.records.values()][0];
+			expect(items[0].json).toMatchObject({ id: record.id, response: record.response });
+			expect(items[0].json).not.toHaveProperty('text');
+		}
+	});
+
+	it('an old saved Options › Output of Simplified stays simplified', async () => {
+		const { items } = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: { output: 'simplified' } }),
+		});
+		expect(items[0].json).toMatchObject({ text: 'Echo #1: Hi', status: 'complete' });
 	});
 
 	it('raw output is the whole record, with every event when asked', async () => {

@@ -58,6 +58,9 @@ export class NdjsonLines {
 	/** Lines seen so far, blank ones included: the number of the next line is `lineNumber + 1`. */
 	lineNumber = 0;
 
+	/** Characters of the lines read so far. */
+	private charsRead = 0;
+
 	constructor(
 		private readonly onValue: (value: unknown) => void,
 		private readonly maxLineChars = DEFAULT_MAX_LINE_CHARS,
@@ -81,7 +84,7 @@ export class NdjsonLines {
 			newline = text.indexOf('\n', start);
 		}
 		while (newline !== -1) {
-			if (newline - start > this.maxLineChars) this.refuse(newline - start);
+			if (newline - start > this.maxLineChars) this.check(newline - start, text, start);
 			this.parse(text.slice(start, newline));
 			start = newline + 1;
 			newline = text.indexOf('\n', start);
@@ -104,21 +107,35 @@ export class NdjsonLines {
 	private hold(part: string): void {
 		if (part.length === 0) return;
 		this.pendingLength += part.length;
-		if (this.pendingLength > this.maxLineChars) this.refuse(this.pendingLength);
 		this.pending.push(part);
+		if (this.pendingLength > this.maxLineChars) {
+			this.check(this.pendingLength, this.pending[0], 0);
+		}
+	}
+
+	/**
+	 * A line over the limit. An event line (`{"tag":…`) is refused. The final result line carries
+	 * the answer twice (text_output and aiMessage.content), so it may be longer by twice what the
+	 * stream sent before it: a runaway line is still refused, a large answer is not.
+	 */
+	private check(length: number, text: string, start: number): void {
+		const isEvent = /^\s*\{\s*"tag"\s*:/.test(text.slice(start, start + 32));
+		if (isEvent || length > this.maxLineChars + 2 * this.charsRead) this.refuse(length);
 	}
 
 	private refuse(length: number): never {
 		this.pending = [];
 		this.pendingLength = 0;
+		const limit = this.maxLineChars;
 		throw lineFault(
 			'oversize',
-			`Line ${this.lineNumber + 1} of the stream is longer than ${this.maxLineChars} characters (at least ${length} so far) and was refused rather than held in memory`,
+			`Line ${this.lineNumber + 1} of the stream is longer than ${limit} characters (at least ${length} so far) and was refused rather than held in memory`,
 		);
 	}
 
 	private parse(line: string): void {
 		this.lineNumber++;
+		this.charsRead += line.length;
 		let value: unknown;
 		try {
 			value = JSON.parse(line);
@@ -137,6 +154,8 @@ export class NdjsonLines {
 export interface NdjsonStreamOptions {
 	/** Called for each value; returns true for the final value, after which reading stops. */
 	onValue: (value: unknown) => boolean | void;
+	/** Called after each chunk of the source was read (e.g. to send what it brought at once). */
+	onChunkRead?: () => void;
 	/** Ends the source early (e.g. destroys the HTTP body) so that its iteration stops. */
 	stopSource: (reason: Error) => void;
 	maxLineChars?: number;
@@ -226,6 +245,7 @@ export async function readNdjsonStream(
 			lastChunkAt = Date.now();
 			pushing = true;
 			lines.push(chunk);
+			options.onChunkRead?.();
 			pushing = false;
 			if (finished || stopReason) break;
 		}

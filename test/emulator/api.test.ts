@@ -1,65 +1,18 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs in jest, never in n8n; reads loosely typed JSON */
 /** The BotDojo emulator itself: its 9 endpoints, auth, streaming and every fault. */
 import { createHash, randomBytes } from 'node:crypto';
-import { startEmulator, type Emulator } from '../emulator';
+import { startEmulator, type Emulator } from '../../emulator';
+import { emulatorClient, params, tokensOf } from './http';
 
 let emu: Emulator;
-let P: string;
 
 beforeAll(async () => {
 	emu = await startEmulator({ port: 0 });
-	P = `${emu.baseUrl}/accounts/${emu.accountId}/projects/${emu.projectId}`;
 });
 beforeEach(() => emu.reset());
 afterAll(async () => await emu.close());
 
-type Opts = { key?: string | null; headers?: Record<string, string>; url?: string };
-
-async function post(path: string, body: unknown, o: Opts = {}) {
-	const headers: Record<string, string> = { 'Content-Type': 'application/json', ...o.headers };
-	if (o.key !== null) headers.Authorization = o.key ?? emu.keys.project;
-	const res = await fetch(o.url ?? P + path, {
-		method: 'POST',
-		headers,
-		body: JSON.stringify(body),
-	});
-	const text = await res.text();
-	return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
-}
-
-const params = (...p: unknown[]) => ({ params: p });
-
-async function streamRun(
-	flow: string,
-	body: object,
-	options: object = {},
-	headers: Record<string, string> = {},
-	signal?: AbortSignal,
-) {
-	const res = await fetch(`${P}/flows/${flow}/run`, {
-		method: 'POST',
-		headers: { Authorization: emu.keys.project, ...headers },
-		body: JSON.stringify({ body, options: { stream: 'http', ...options } }),
-		signal,
-	});
-	const chunks: Buffer[] = [];
-	let error: Error | undefined;
-	try {
-		for await (const c of res.body as unknown as AsyncIterable<Uint8Array>)
-			chunks.push(Buffer.from(c));
-	} catch (e) {
-		error = e as Error;
-	}
-	const text = Buffer.concat(chunks).toString('utf8');
-	const rawLines = text.split('\n').filter(Boolean);
-	return { res, chunks, text, rawLines, error, lines: () => rawLines.map((l) => JSON.parse(l)) };
-}
-
-const tokensOf = (lines: any[]) =>
-	lines
-		.filter((l) => l.tag === 'onNewToken')
-		.map((l) => l.data.token)
-		.join('');
+const { post, streamRun, project } = emulatorClient(() => emu);
 
 describe('auth', () => {
 	const run = (key: string | null, flow = 'flow_echo') =>
@@ -320,7 +273,7 @@ describe('documents', () => {
 		fd.append('fileName', fileName);
 		fd.append('logicalPath', logicalPath);
 		if (meta !== undefined) fd.append('meta', meta);
-		const res = await fetch(`${P}/documents/upload-file`, {
+		const res = await fetch(`${project()}/documents/upload-file`, {
 			method: 'POST',
 			headers: { Authorization: key },
 			body: fd,
@@ -376,7 +329,7 @@ describe('documents', () => {
 		).toBe(403);
 		const fd = new FormData();
 		fd.append('fileName', 'a.txt');
-		const res = await fetch(`${P}/documents/upload-file`, {
+		const res = await fetch(`${project()}/documents/upload-file`, {
 			method: 'POST',
 			headers: { Authorization: emu.keys.project },
 			body: fd,
