@@ -6,10 +6,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { inputProperties } from './actions/input';
-import { optionsProperty, simplifyProperty } from './actions/options';
-import { execute } from './actions/run.operation';
-import { runFlowInputs, sessionProperties } from './actions/session';
+import { execute, runFlowOperation } from './actions/run.operation';
+import { runFlowInputs } from './actions/session';
 
 export class BotDojoRunFlow implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,10 +40,7 @@ export class BotDojoRunFlow implements INodeType {
 				description:
 					'Tells the AI Agent what the flow does and when to call it. A specific description makes the agent use the tool well.',
 			},
-			...inputProperties,
-			...sessionProperties,
-			simplifyProperty,
-			optionsProperty,
+			...runFlowOperation.description,
 		],
 	};
 

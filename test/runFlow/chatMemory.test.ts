@@ -29,8 +29,9 @@ async function say(chat: string, text: string, credentialId?: string) {
 	return items[0].json;
 }
 
-function markersOf(chat: string): string[] {
-	return (chatLists.get(chat)?.messages ?? []).map((m) => String(m.content));
+async function markersOf(chat: string): Promise<string[]> {
+	const messages = (await chatLists.get(chat)?.getMessages()) ?? [];
+	return messages.map((message) => String(message.content));
 }
 
 function sessionsSent(): Map<string, string | undefined> {
@@ -58,7 +59,9 @@ describe('BotDojo Run Flow: session kept in a chat memory', () => {
 		expect(first).toMatchObject({ text: 'Echo #1: Hello', session: 'new' });
 		const created = env.emu.requestsTo('createSession');
 		expect(created).toHaveLength(1);
-		expect(markersOf('chat-a')).toEqual([`[BotDojo session 1] ${String(first.flowSessionId)}`]);
+		expect(await markersOf('chat-a')).toEqual([
+			`[BotDojo session 1] ${String(first.flowSessionId)}`,
+		]);
 		const second = await say('chat-a', 'Again');
 		expect(second).toMatchObject({
 			text: 'Echo #2: Again',
@@ -99,7 +102,9 @@ describe('BotDojo Run Flow: session kept in a chat memory', () => {
 		expect(after).toMatchObject({ text: 'Echo #1: Still there?', session: 'replaced' });
 		expect(env.emu.requestsTo('run').map((request) => request.status)).toEqual([400, 200]);
 		expect(runBodies(env)[0].options?.flow_session_id).toBe('ses_expired');
-		expect(markersOf('chat-b')[1]).toBe(`[BotDojo session 2] ${String(after.flowSessionId)}`);
+		expect((await markersOf('chat-b'))[1]).toBe(
+			`[BotDojo session 2] ${String(after.flowSessionId)}`,
+		);
 		const next = await say('chat-b', 'Good');
 		expect(next).toMatchObject({ session: 'continued', flowSessionId: after.flowSessionId });
 	});

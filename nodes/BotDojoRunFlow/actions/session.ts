@@ -2,7 +2,7 @@
  * Which BotDojo session a run uses: a new one, a given one, or the one remembered for a key
  * (e.g. a Chat Trigger's sessionId; see sessionStore.ts for where it is kept).
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../../shared/validation';
 import { NOTHING_SENT } from './input';
@@ -87,7 +87,20 @@ export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionC
 		);
 		return { mode: 'remember', key };
 	}
-	if (mode === 'memory') return { mode: 'memory' };
+	if (mode === 'memory') {
+		// n8n's tool variant of a node (AI Agent tool) has no inputs, so no Memory input either.
+		if (ctx.getNode().type.endsWith('Tool')) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'Session: Keep in Chat Memory is not available when the node is an AI Agent tool',
+				{
+					itemIndex,
+					description: `A tool has no Memory input. Choose Remember by Key or New Session. ${NOTHING_SENT}`,
+				},
+			);
+		}
+		return { mode: 'memory' };
+	}
 	return { mode: 'new' };
 }
 
