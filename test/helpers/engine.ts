@@ -296,6 +296,8 @@ export interface PollSettings {
 	mode?: WorkflowExecuteMode;
 	/** Workflow static data; pass the same object to several polls (it is updated in place). */
 	staticData?: IDataObject;
+	/** What `getPollBudgetMs()` answers (n8n's durable scheduler sets it); n8n-core's default otherwise. */
+	pollBudgetMs?: number;
 }
 
 export interface PollResult {
@@ -340,6 +342,12 @@ export async function runPoll(settings: PollSettings): Promise<PollResult> {
 		),
 		mode,
 		mode === 'manual' ? 'manual' : 'activate',
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		settings.pollBudgetMs === undefined ? undefined : () => settings.pollBudgetMs as number,
 	);
 	const nodeType = nodeTypes.getByNameAndVersion(node.type);
 	if (!nodeType.poll) throw new Error(`${node.type} is not a polling node`);

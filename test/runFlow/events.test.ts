@@ -56,6 +56,21 @@ describe('BotDojo Run Flow: streamed events', () => {
 		expect(json).not.toHaveProperty('logs');
 	});
 
+	it('gives the same toolCalls for a streamed and a non-streamed run (timings only when streamed)', async () => {
+		const withoutTimings = (calls: unknown) =>
+			(calls as Array<Record<string, unknown>>).map((call) => {
+				const { name, input, output, error, status } = call;
+				return { name, input, output, error, status };
+			});
+		const streamed = await runFlow(env, { parameters: message('flow_tools', 'weather') });
+		const blocking = await runFlow(env, {
+			parameters: message('flow_tools', 'weather', { options: { streaming: false } }),
+		});
+		const calls = withoutTimings(streamed.items[0].json.toolCalls);
+		expect(calls).toHaveLength(2);
+		expect(calls).toEqual(withoutTimings(blocking.items[0].json.toolCalls));
+	});
+
 	it('puts intermediate steps into steps (raw) and logs into logs only when asked', async () => {
 		const { items } = await runFlow(env, {
 			parameters: message('flow_tools', 'weather', { options: { output: 'raw' } }),

@@ -127,6 +127,39 @@ describe('NdjsonLines', () => {
 		const lines = new NdjsonLines(() => {}, 10);
 		expect(() => lines.push('{"token":"0123456789"}\n')).toThrow(/longer than 10 characters/);
 	});
+
+	// The final result carries the answer twice: it may exceed the limit by twice what came before.
+	const tokens = Array.from(
+		{ length: 20 },
+		(_, i) => `{"tag":"onNewToken","data":{"token":"t${i} "}}\n`,
+	);
+	const answer = Array.from({ length: 20 }, (_, i) => `t${i} `).join('');
+	const finalLine = `${JSON.stringify({ response: { text_output: answer }, aiMessage: { content: answer } })}\n`;
+
+	test.each([
+		['in one chunk', [tokens.join(''), finalLine]],
+		['split in pieces', [tokens.join(''), ...finalLine.match(/.{1,7}/gs)!]],
+	])(
+		'a final result line over the limit is read when the stream carried its text (%s)',
+		(_, chunks) => {
+			const values = linesOf(chunks as string[], 100);
+			expect(values).toHaveLength(21);
+			expect(values[20]).toEqual({
+				response: { text_output: answer },
+				aiMessage: { content: answer },
+			});
+		},
+	);
+
+	test.each([
+		[
+			'an event line, however much came before',
+			[...tokens, `{"tag":"onLog","data":"${'x'.repeat(200)}"}\n`],
+		],
+		['a result line longer than the limit plus twice what came before it', [tokens[0], finalLine]],
+	])('refused: %s', (_, chunks) => {
+		expect(() => linesOf(chunks, 100)).toThrow(/longer than 100 characters/);
+	});
 });
 
 describe('readNdjsonStream', () => {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './helpers/engine';
-import { useEmulator } from './helpers/emulator';
+import { runNode } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
 

@@ -1,8 +1,8 @@
 /** BotDojo Upload Document: bad input is refused before any request, naming parameter and item. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './helpers/engine';
-import { useEmulator } from './helpers/emulator';
+import { runNode } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
 

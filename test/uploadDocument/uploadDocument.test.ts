@@ -3,8 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode, setBinaryMode, type NodeUnderTest } from './helpers/engine';
-import { useEmulator } from './helpers/emulator';
+import { runNode, setBinaryMode, type NodeUnderTest } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
 
