@@ -7,22 +7,78 @@
  * With BOTDOJO_API_KEY, BOTDOJO_ACCOUNT_ID and BOTDOJO_PROJECT_ID set (and optionally
  * BOTDOJO_BASE_URL), the credential points at the real BotDojo instead, and no emulator runs.
  * N8N_PORT and BOTDOJO_EMULATOR_PORT change the ports.
+ *
+ * Stopping: Ctrl-C (SIGINT), SIGTERM (npm forwards it) and a closed terminal (SIGHUP) stop n8n,
+ * its task runner and the emulator; so does the end of the parent `npm` process. An n8n left
+ * running by an earlier start that was killed outright (SIGKILL) is stopped at the next start.
  */
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
 const local = require('./n8n-local');
+const demos = require('./lib/demos');
 
 const USER_FOLDER = path.join(local.LOCAL_DIR, 'user');
 const OWNER_FILE = path.join(USER_FOLDER, 'owner.json');
 const LOG_FILE = path.join(USER_FOLDER, 'n8n.log');
+const PID_FILE = path.join(USER_FOLDER, 'n8n.pid');
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const EMULATOR_PORT = Number(process.env.BOTDOJO_EMULATOR_PORT || 3789);
 // Demos whose trigger only works when the workflow is published: the public chat and the poller.
 const ACTIVATE = ['bdDemoChat', 'bdDemoTrigger'];
 
-const log = (message) => console.log(message);
+// After SIGHUP the terminal is gone: writing to it fails, and that must not stop the clean-up.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+const log = (message) => {
+	try {
+		console.log(message);
+	} catch {
+		// terminal closed
+	}
+};
+
+function isAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Stops the n8n (and its task runner) that an earlier start left running, if any. */
+async function stopLeftoverN8n() {
+	let pid;
+	try {
+		pid = Number(fs.readFileSync(PID_FILE, 'utf8'));
+	} catch {
+		return;
+	}
+	let cmdline = '';
+	try {
+		cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+	} catch {
+		// not running, or no /proc
+	}
+	if (pid > 0 && isAlive(pid) && cmdline.includes(local.N8N_BIN)) {
+		log(`Stopping the n8n left running by an earlier npm start (pid ${pid})…`);
+		try {
+			process.kill(-pid, 'SIGTERM');
+		} catch {
+			// gone meanwhile
+		}
+		for (let waited = 0; waited < 20_000 && isAlive(pid); waited += 250)
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		try {
+			process.kill(-pid, 'SIGKILL');
+		} catch {
+			// group already empty
+		}
+	}
+	fs.rmSync(PID_FILE, { force: true });
+}
 
 function portIsFree(port) {
 	return new Promise((resolve) => {
@@ -75,8 +131,14 @@ async function stopAll(code) {
 
 async function main() {
 	const started = Date.now();
-	process.on('SIGINT', () => void stopAll(0));
-	process.on('SIGTERM', () => void stopAll(0));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stopAll(0));
+	// `npm start` runs us as npm's child: if npm goes away without passing a signal on, stop too.
+	const parent = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parent) void stopAll(0);
+	}, 1000).unref();
+
+	await stopLeftoverN8n();
 
 	if (!(await portIsFree(N8N_PORT)))
 		throw new Error(
@@ -117,11 +179,19 @@ async function main() {
 	const brokerPort = await local.freePort();
 	const ports = { port: N8N_PORT, brokerPort };
 	const examples = local.readExamples();
+	const cli = { userFolder: USER_FOLDER, ...ports };
+	const { toImport, kept } = await demos.planDemoImport({ userFolder: USER_FOLDER, cli, examples });
+	// The emulator's history is new at every start: a trigger's high-water mark from an earlier
+	// start would make it fire on the re-seeded requests. Cleared static data starts it from now.
+	const clearStaticData = (workflow) => (real ? workflow : { ...workflow, staticData: null });
 	await local.importIntoN8n({
 		userFolder: USER_FOLDER,
 		ports,
 		credentials: [local.botDojoCredential(target)],
-		workflows: examples,
+		workflows: [
+			...toImport.map(clearStaticData),
+			...(real ? [] : kept.map(({ current }) => clearStaticData(current))),
+		],
 	});
 
 	log(`6/6 Starting n8n ${local.N8N_VERSION} (output in ${path.relative(local.ROOT, LOG_FILE)})…`);
@@ -129,7 +199,13 @@ async function main() {
 		userFolder: USER_FOLDER,
 		...ports,
 		logFile: LOG_FILE,
-		onSpawn: (stop) => stoppers.push(stop),
+		onSpawn: (stop, child) => {
+			stoppers.push(async () => {
+				await stop();
+				fs.rmSync(PID_FILE, { force: true });
+			});
+			if (child) fs.writeFileSync(PID_FILE, String(child.pid));
+		},
 	});
 	n8n.exited.then((how) => {
 		if (stopping) return;
@@ -146,7 +222,11 @@ async function main() {
 			`Could not sign in as ${owner.email} (${error.message}). Delete .n8n-local/user/ to start over with a fresh n8n.`,
 		);
 	}
-	for (const id of ACTIVATE) await local.activateWorkflow(session, id);
+	for (const id of ACTIVATE)
+		await local
+			.activateWorkflow(session, id)
+			.catch((error) => log(`  Could not publish demo ${id}: ${error.message}`));
+	await demos.rememberImported({ userFolder: USER_FOLDER, session, imported: toImport });
 
 	const chat = examples.find((w) => w.id === 'bdDemoChat');
 	const chatWebhook = chat?.nodes.find((n) => n.type.endsWith('chatTrigger'))?.webhookId;
@@ -158,8 +238,13 @@ async function main() {
 	);
 	if (real)
 		log('  The demos use the emulator’s IDs (flow_echo, idx_docs): put your own in their nodes.');
-	log('  Demo workflows (re-imported at every start: save your changes under another name):');
+	log('  Demo workflows:');
 	for (const workflow of examples) log(`    ${n8n.url}/workflow/${workflow.id}  ${workflow.name}`);
+	if (kept.length) {
+		log('  Kept as you edited them (n8n autosaves drafts), not replaced by the original:');
+		for (const { example } of kept) log(`    ${example.id}  ${example.name}`);
+		log('  To get an original back, delete that workflow in n8n and run npm start again.');
+	}
 	if (chatWebhook) log(`  Public chat page: ${n8n.url}/webhook/${chatWebhook}/chat`);
 	log(real ? 'Press Ctrl-C to stop n8n.' : 'Press Ctrl-C to stop n8n and the emulator.');
 }

@@ -143,7 +143,7 @@ process.on('exit', () => {
  * Starts `n8n start` (or `command`, e.g. `worker`, whose health server then listens on `port`)
  * and waits until the REST API answers. The server's output goes to
  * `logFile`. Returns { url, child, stop(), exited }; stop() sends SIGTERM, then SIGKILL after 20 s.
- * `onSpawn(stop)` is called as soon as the process runs.
+ * `onSpawn(stop, child)` is called as soon as the process runs.
  */
 async function startN8n({
 	userFolder,
@@ -200,7 +200,7 @@ async function startN8n({
 		return result;
 	};
 	// Lets the caller stop n8n on Ctrl-C while it is still starting.
-	onSpawn(stop);
+	onSpawn(stop, child);
 	try {
 		// /healthz/readiness turns 200 once every route is registered (the settings route answers earlier).
 		const up = await waitForHttp(`${url}/healthz/readiness`, { timeoutMs, isAlive: () => !exited });

@@ -1,0 +1,90 @@
+'use strict';
+/**
+ * `npm run test:compat -- <n8n version> [more versions]`: the end-to-end suite (npm run test:e2e)
+ * against other n8n versions. Each version is installed once into `.n8n-local/n8n-<version>/`
+ * (about 5–8 minutes and 3 GB, with the same Node 24 as the default install), then the suite
+ * runs with BOTDOJO_N8N_VERSION set. One version after the other; the exit code is 1 if any
+ * failed. Results are appended to `.n8n-local/compat-results.json` for the README's table.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS = path.join(ROOT, '.n8n-local', 'compat-results.json');
+
+function run(command, args, env) {
+	return new Promise((resolve) => {
+		const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let output = '';
+		for (const stream of [child.stdout, child.stderr])
+			stream.on('data', (chunk) => {
+				output += chunk;
+				process.stdout.write(chunk);
+			});
+		child.on('exit', (code, signal) => resolve({ code, signal, output }));
+	});
+}
+
+/** node:test's spec reporter ends with "ℹ pass N" / "ℹ fail N" lines. */
+function counts(output) {
+	const read = (name) => Number(new RegExp(`ℹ ${name} (\\d+)`).exec(output)?.[1] ?? NaN);
+	return { tests: read('tests'), pass: read('pass'), fail: read('fail'), skipped: read('skipped') };
+}
+
+async function testVersion(version) {
+	const env = { ...process.env, BOTDOJO_N8N_VERSION: version };
+	console.log(`\n== n8n ${version}: install (cached after the first time)`);
+	const install = await run(
+		process.execPath,
+		[
+			'-e',
+			"require('./scripts/lib/install-n8n').ensureN8nInstalled().catch((e) => { console.error(e.message); process.exit(1); })",
+		],
+		env,
+	);
+	if (install.code !== 0)
+		return {
+			version,
+			result: 'install failed',
+			detail: install.output.trim().split('\n').slice(-6).join('\n'),
+		};
+	console.log(`\n== n8n ${version}: end-to-end suite`);
+	const e2e = await run(process.execPath, ['--test-reporter=spec', 'test/e2e/run.js'], env);
+	const failed = [...e2e.output.matchAll(/^\s*✖ (.+?)(?: \(\d[\d.]*m?s\))?$/gm)].map((m) => m[1]);
+	return {
+		version,
+		result: e2e.code === 0 ? 'passed' : 'failed',
+		...counts(e2e.output),
+		failed: [...new Set(failed)],
+	};
+}
+
+async function main() {
+	const versions = process.argv.slice(2);
+	if (!versions.length) {
+		console.error(
+			'Usage: npm run test:compat -- <n8n version> [more versions]   e.g. 1.123.81 2.41.1',
+		);
+		process.exit(2);
+	}
+	const results = [];
+	for (const version of versions) {
+		const result = { ...(await testVersion(version)), date: new Date().toISOString().slice(0, 10) };
+		results.push(result);
+		const all = fs.existsSync(RESULTS) ? JSON.parse(fs.readFileSync(RESULTS, 'utf8')) : [];
+		fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+		fs.writeFileSync(RESULTS, JSON.stringify([...all, result], null, 2));
+	}
+	console.log('\n== compatibility');
+	for (const r of results)
+		console.log(
+			`n8n ${r.version}: ${r.result}` +
+				(Number.isNaN(r.tests ?? NaN) ? '' : ` (${r.pass}/${r.tests} passed, ${r.fail} failed)`) +
+				(r.failed?.length ? `\n  failed: ${r.failed.join('\n          ')}` : '') +
+				(r.detail ? `\n  ${r.detail.replace(/\n/g, '\n  ')}` : ''),
+		);
+	process.exit(results.every((r) => r.result === 'passed') ? 0 : 1);
+}
+
+void main();
