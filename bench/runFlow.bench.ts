@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import * as ndjson from '../nodes/shared/ndjson';
+import * as ndjson from '../nodes/shared/transport/ndjson';
 import { runNode, type BotDojoCredentialData } from '../test/helpers/engine';
 
 const TOKENS = 100_000;

@@ -4,6 +4,11 @@
  * (header `X-Emulator-Fault: <type>[;key=value;...][, <type>...]`).
  */
 
+/**
+ * @typedef {{ type: string, params: Record<string, any> }} Fault
+ * @typedef {Fault & { endpoint: string | null, times: number }} ArmedFault
+ */
+
 const STATUS_FAULTS = ['429', '500', '503'];
 const STREAM_FAULTS = [
 	'drop',
@@ -16,7 +21,9 @@ const STREAM_FAULTS = [
 	'huge-line',
 ];
 const EXPORT_FAULTS = ['same-cursor', 'empty-page'];
-const ALL_FAULTS = [...STATUS_FAULTS, ...STREAM_FAULTS, ...EXPORT_FAULTS];
+/** Refusals of a run's `flow_session_id`, consumed only by a run that names a session. */
+const SESSION_FAULTS = ['session-error'];
+const ALL_FAULTS = [...STATUS_FAULTS, ...STREAM_FAULTS, ...EXPORT_FAULTS, ...SESSION_FAULTS];
 
 const ENDPOINTS = [
 	'run',
@@ -42,7 +49,7 @@ function parseValue(v) {
 /**
  * Parse `429;retryAfter=2, drop;afterEvents=5` into fault objects.
  * @param {string} spec
- * @returns {{ type: string, params: Record<string, any> }[]}
+ * @returns {Fault[]}
  */
 function parseFaultSpec(spec) {
 	return String(spec)
@@ -72,7 +79,7 @@ function checkType(type) {
 
 /**
  * Arm a fault for the next `times` matching requests.
- * @param {any} ctx
+ * @param {import('./types').Context} ctx
  * @param {string | {type: string, [k: string]: any}} fault
  * @param {{ endpoint?: string, times?: number, [k: string]: any }} [options]
  */
@@ -95,6 +102,7 @@ function injectFault(ctx, fault, options = {}) {
 	if (endpoint !== undefined && endpoint !== null && !ENDPOINTS.includes(endpoint)) {
 		throw new Error(`injectFault: unknown endpoint "${endpoint}". Known: ${ENDPOINTS.join(', ')}`);
 	}
+	/** @type {ArmedFault} */
 	const armed = {
 		type: parsed.type,
 		params: { ...parsed.params, ...extra },
@@ -108,12 +116,12 @@ function injectFault(ctx, fault, options = {}) {
 /**
  * Take the faults of the given types that apply to this request.
  * Header faults win (armed faults are then not consumed).
- * @param {any} ctx
+ * @param {import('./types').Context} ctx
  * @param {import('node:http').IncomingMessage} req
  * @param {string} endpoint
  * @param {string[]} types
  * @param {boolean} [firstOnly]
- * @returns {{type: string, params: Record<string, any>}[]}
+ * @returns {Fault[]}
  */
 function takeFaults(ctx, req, endpoint, types, firstOnly = false) {
 	const header = req.headers['x-emulator-fault'];
@@ -123,7 +131,7 @@ function takeFaults(ctx, req, endpoint, types, firstOnly = false) {
 		);
 		return firstOnly ? list.slice(0, 1) : list;
 	}
-	/** @type {{type: string, params: Record<string, any>}[]} */
+	/** @type {Fault[]} */
 	const out = [];
 	for (const armed of ctx.faults) {
 		if (armed.times <= 0) continue;
@@ -134,11 +142,26 @@ function takeFaults(ctx, req, endpoint, types, firstOnly = false) {
 		out.push({ type: armed.type, params: armed.params });
 		if (firstOnly) break;
 	}
-	ctx.faults = ctx.faults.filter((/** @type {any} */ f) => f.times > 0);
+	ctx.faults = ctx.faults.filter((f) => f.times > 0);
 	return out;
 }
 
-/** @param {{type: string, params: Record<string, any>}[]} faults @param {string} type */
+/**
+ * The `Retry-After` value of a 429/503 fault: `retryAfterDate=N` gives the HTTP date N seconds
+ * from now; `retryAfter` a number of seconds (or any text, sent as is). 429 defaults to 1 second.
+ * @param {string} type
+ * @param {Record<string, any>} params
+ * @returns {string | undefined}
+ */
+function retryAfterHeader(type, params) {
+	if (params.retryAfterDate !== undefined) {
+		return new Date(Date.now() + Number(params.retryAfterDate) * 1000).toUTCString();
+	}
+	if (params.retryAfter !== undefined) return String(params.retryAfter);
+	return type === '429' ? '1' : undefined;
+}
+
+/** @param {Fault[]} faults @param {string} type */
 function findFault(faults, type) {
 	return faults.find((f) => f.type === type);
 }
@@ -147,7 +170,9 @@ module.exports = {
 	STATUS_FAULTS,
 	STREAM_FAULTS,
 	EXPORT_FAULTS,
+	SESSION_FAULTS,
 	ALL_FAULTS,
+	retryAfterHeader,
 	ENDPOINTS,
 	parseFaultSpec,
 	injectFault,

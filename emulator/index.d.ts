@@ -27,11 +27,17 @@ export type FaultType =
 	| 'split-utf8'
 	| 'huge-line'
 	| 'same-cursor'
-	| 'empty-page';
+	| 'empty-page'
+	| 'session-error';
 
 /** Fault parameters: retryAfter (429/503), afterEvents (drop/malformed/stall/huge-line), ms (token-delay), tokens (big-stream), bytes (huge-line). */
 export interface FaultParams {
-	retryAfter?: number;
+	/** 429/503: Retry-After in seconds (any text is sent as is). */
+	retryAfter?: number | string;
+	/** 429/503: Retry-After as the HTTP date this many seconds from now. */
+	retryAfterDate?: number;
+	/** session-error: the status (default 500). */
+	status?: number;
 	afterEvents?: number;
 	ms?: number;
 	tokens?: number;
@@ -163,13 +169,21 @@ export interface FlowDef {
 	answer?: (body: any, session: FlowSessionView, options: any) => string;
 	/** Delay between streamed tokens (stream only). */
 	tokenDelayMs?: number;
-	/** Delay before answering (stream and non-stream). */
-	delayMs?: number;
+	/** Delay before answering (stream and non-stream); a function reads it from the body. */
+	delayMs?: number | ((body: any) => number);
 	tools?: ToolCall[] | ((body: any) => ToolCall[]);
 	status?: 'complete' | 'error';
 	errorMessage?: string;
 	/** Tokens to stream; the answer is their concatenation unless answer() is given. */
 	tokens?: (body: any) => string[];
+	/** 'legacy' (default): steps `{ toolName, input, output|error, status, runId }`. 'real': steps
+	 *  `{ stepId, stepLabel, stepStatus, content, arguments, toolPhase, canvas, subIntermediateSteps }`
+	 *  and onFlowRequestStart/onFlowRequestEnd events. */
+	shape?: 'legacy' | 'real';
+	/** Tokens streamed before the tools, not part of the answer (text_output). */
+	preambleTokens?: string[] | ((body: any) => string[]);
+	/** Stream each tool's arguments as `onNewToken { toolArguments }` (no `token`). */
+	toolArgumentTokens?: boolean;
 }
 
 export interface SeedOptions {
@@ -192,6 +206,15 @@ export interface StartOptions {
 	host?: string;
 	/** a few demo records and one document (default false) */
 	seedDemo?: boolean;
+	unknownFlowExport?: Behavior['unknownFlowExport'];
+	answerWrapper?: Behavior['answerWrapper'];
+}
+
+export interface Behavior {
+	/** Export of a flow the project does not know: 'empty' (200, no results; default) or 'notFound' (404). */
+	unknownFlowExport: 'empty' | 'notFound';
+	/** 'plain' (default) or 'success': every positional endpoint answers `{ success: true, results: ... }`. */
+	answerWrapper: 'plain' | 'success';
 }
 
 export interface Emulator {
@@ -212,6 +235,12 @@ export interface Emulator {
 	defineFlow(id: string, def: FlowDef): void;
 	seedFlowRequests(flowId: string, count: number, options?: SeedOptions): FlowRequestRecord[];
 	addRecord(record: Partial<FlowRequestRecord>): FlowRequestRecord;
+	/** Modify a finished flow request after the fact; `modified` moves forward (>= 1 ms, or to patch.modified). */
+	touchRequest(id: string, patch?: Partial<FlowRequestRecord>): FlowRequestRecord;
+	/** The behaviours in force (a copy). */
+	readonly behavior: Behavior;
+	/** Switch behaviours until reset() (which restores the start options). Returns the behaviours now in force. */
+	setBehavior(changes: Partial<Behavior>): Behavior;
 	readonly sessions: Map<string, FlowSessionRecord>;
 	/** Documents by id. */
 	readonly documents: Map<string, DocumentEntry>;

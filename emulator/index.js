@@ -26,7 +26,39 @@ const KEYS = Object.freeze({
 	noUpload: 'bdk_project_readonly_0123456789',
 });
 
-/** @param {any} ctx */
+/**
+ * Switchable behaviours where the spec leaves the service open.
+ * - unknownFlowExport: 'empty' (200, no results) | 'notFound' (404 naming the flow)
+ * - answerWrapper: 'plain' (the spec's answers) | 'success' (every positional endpoint answers
+ *   `{ success: true, results: ... }`)
+ */
+const DEFAULT_BEHAVIOR = Object.freeze({
+	unknownFlowExport: /** @type {'empty' | 'notFound'} */ ('empty'),
+	answerWrapper: /** @type {'plain' | 'success'} */ ('plain'),
+});
+
+/**
+ * The behaviour options in `source`, checked.
+ * @param {Record<string, any>} source
+ * @returns {Partial<import('./types').Behavior>}
+ */
+function pickBehavior(source) {
+	/** @type {Record<string, any>} */
+	const out = {};
+	if (source.unknownFlowExport !== undefined) {
+		if (!['empty', 'notFound'].includes(source.unknownFlowExport))
+			throw new Error("unknownFlowExport must be 'empty' or 'notFound'");
+		out.unknownFlowExport = source.unknownFlowExport;
+	}
+	if (source.answerWrapper !== undefined) {
+		if (!['plain', 'success'].includes(source.answerWrapper))
+			throw new Error("answerWrapper must be 'plain' or 'success'");
+		out.answerWrapper = source.answerWrapper;
+	}
+	return out;
+}
+
+/** @param {import('./types').Context} ctx */
 function seedDemo(ctx) {
 	const now = Date.now();
 	ctx.store.seedFlowRequests('flow_echo', 5, {
@@ -65,25 +97,28 @@ function seedDemo(ctx) {
 
 /**
  * Start the emulator.
- * @param {{ port?: number, host?: string, seedDemo?: boolean }} [options]
+ * @param {{ port?: number, host?: string, seedDemo?: boolean, unknownFlowExport?: 'empty' | 'notFound', answerWrapper?: 'plain' | 'success' }} [options]
  */
 async function startEmulator(options = {}) {
 	const host = options.host || '127.0.0.1';
 	const port = options.port === undefined ? 0 : options.port;
 
-	/** @type {any} */
-	const ctx = {
-		accountId: ACCOUNT_ID,
-		projectId: PROJECT_ID,
-		ownerUid: 'usr_demo',
-		keys: KEYS,
-		secret: crypto.randomBytes(32),
-		requests: /** @type {any[]} */ ([]),
-		faults: /** @type {any[]} */ ([]),
-		timers: new Set(),
-		flows: new Map(),
-		origin: '',
-	};
+	// the stores take the context they belong to, so it is complete only once they exist
+	const ctx = /** @type {import('./types').Context} */ (
+		/** @type {unknown} */ ({
+			accountId: ACCOUNT_ID,
+			projectId: PROJECT_ID,
+			ownerUid: 'usr_demo',
+			keys: KEYS,
+			secret: crypto.randomBytes(32),
+			requests: [],
+			faults: [],
+			timers: new Set(),
+			flows: new Map(),
+			origin: '',
+			behavior: { ...DEFAULT_BEHAVIOR, ...pickBehavior(options) },
+		})
+	);
 	ctx.store = new Store(ctx);
 	ctx.documents = new Documents(ctx);
 	ctx.indexes = new Indexes(ctx);
@@ -129,7 +164,7 @@ async function startEmulator(options = {}) {
 		requests: ctx.requests,
 		/** @param {string} endpoint */
 		requestsTo(endpoint) {
-			return ctx.requests.filter((/** @type {any} */ r) => r.endpoint === endpoint);
+			return ctx.requests.filter((r) => r.endpoint === endpoint);
 		},
 		/**
 		 * @param {string | {type: string, [k: string]: any}} fault
@@ -154,6 +189,28 @@ async function startEmulator(options = {}) {
 		addRecord(record) {
 			return ctx.store.addRecord(record);
 		},
+		/**
+		 * Modify a finished flow request after the fact (e.g. `{ tags: ['reviewed'] }`); moves its
+		 * `modified` forward (at least 1 ms, or to `patch.modified`). Returns the record.
+		 * @param {string} id
+		 * @param {Record<string, any>} [patch]
+		 */
+		touchRequest(id, patch) {
+			return ctx.store.touch(id, patch);
+		},
+		/** The current behaviours (see setBehavior). */
+		get behavior() {
+			return { ...ctx.behavior };
+		},
+		/**
+		 * Switch behaviours until reset(): `{ unknownFlowExport?: 'empty' | 'notFound',
+		 * answerWrapper?: 'plain' | 'success' }`. Returns the behaviours now in force.
+		 * @param {{ unknownFlowExport?: 'empty' | 'notFound', answerWrapper?: 'plain' | 'success' }} changes
+		 */
+		setBehavior(changes) {
+			Object.assign(ctx.behavior, pickBehavior(changes || {}));
+			return { ...ctx.behavior };
+		},
 		sessions: ctx.store.sessions,
 		documents: ctx.documents.byId,
 		/** flow request records by id */
@@ -164,6 +221,7 @@ async function startEmulator(options = {}) {
 			ctx.faults = [];
 			ctx.store.reset();
 			ctx.documents.reset();
+			ctx.behavior = { ...DEFAULT_BEHAVIOR, ...pickBehavior(options) };
 			if (options.seedDemo) seedDemo(ctx);
 		},
 		/** Close the server, destroying open sockets (stalled streams included). */

@@ -144,7 +144,7 @@ function compile(query) {
 }
 
 class Indexes {
-	/** @param {any} ctx */
+	/** @param {import('./types').Context} ctx */
 	constructor(ctx) {
 		this.ctx = ctx;
 		this.byId = builtinIndexes(new Date().toISOString());

@@ -10,17 +10,18 @@ const {
 	sendError,
 	readBody,
 	isPlainObject,
-	positional,
 } = require('./util');
 const {
 	takeFaults,
 	parseFaultSpec,
 	ALL_FAULTS,
 	STATUS_FAULTS,
-	EXPORT_FAULTS,
+	retryAfterHeader,
 } = require('./faults');
-const { handleRun } = require('./flows');
-const { encodeCursor, decodeCursor } = require('./store');
+const { handleRun } = require('./run');
+const { authenticate } = require('./auth');
+const { createSession } = require('./sessions');
+const { exportPage, loadByFlowSession } = require('./flowRequests');
 
 const API_PREFIX = /^\/api\/v1\/accounts\/([^/]+)\/projects\/([^/]+)\/(.+)$/;
 
@@ -35,9 +36,6 @@ const POSITIONAL_ROUTES = {
 	'indexes/getStatus': 'getStatus',
 	'indexes/queryMetadata': 'queryMetadata',
 };
-
-/** Cursor used by the same-cursor/empty-page faults for "before the first record". */
-const START = { t: -8640000000000000, id: '' };
 
 /** @param {string} s */
 function decode(s) {
@@ -66,98 +64,7 @@ function route(method, pathname) {
 }
 
 /**
- * @param {any} ctx
- * @param {import('node:http').IncomingMessage} req
- * @param {string} endpoint
- * @param {string|undefined} flowId
- */
-function authenticate(ctx, req, endpoint, flowId) {
-	const auth = req.headers.authorization;
-	if (auth === undefined || auth.trim() === '') {
-		throw new HttpError(
-			401,
-			'Missing API key: send it as the raw value of the Authorization header',
-		);
-	}
-	if (/^bearer\s/i.test(auth.trim())) {
-		throw new HttpError(
-			401,
-			'Invalid API key: the key must be sent as the raw Authorization value, without "Bearer"',
-		);
-	}
-	const key = auth.trim();
-	if (key === ctx.keys.project) return;
-	if (key === ctx.keys.flow) {
-		if (endpoint === 'run' && flowId === 'flow_echo') return;
-		const what = endpoint === 'run' ? `flow '${flowId}'` : `the ${endpoint} endpoint`;
-		throw new HttpError(
-			403,
-			`This API key is a flow key limited to flow 'flow_echo'; it cannot call ${what}`,
-		);
-	}
-	if (key === ctx.keys.noUpload) {
-		if (endpoint === 'uploadFile')
-			throw new HttpError(403, 'This API key lacks the permission to upload files');
-		return;
-	}
-	throw new HttpError(401, 'Invalid API key');
-}
-
-/** @param {any} ctx @param {any} body */
-function createSession(ctx, body) {
-	const p = positional(body);
-	const flowId = p.string(0, 'flow_id');
-	if (!ctx.flows.has(flowId))
-		throw notFound(`Flow '${flowId}' not found in project '${ctx.projectId}'`);
-	const state = p.object(1, 'session_data');
-	for (const [name, store] of Object.entries(state)) {
-		if (!isPlainObject(store) || !isPlainObject(store.variables)) {
-			throw badRequest(
-				`params[1] (session_data): store '${name}' must be an object { "variables": { ... } }`,
-			);
-		}
-	}
-	return ctx.store.createSession(flowId, state);
-}
-
-/**
- * @param {any} ctx
- * @param {import('node:http').IncomingMessage} req
- * @param {any} body
- */
-function exportPage(ctx, req, body) {
-	const p = positional(body);
-	const flowId = p.string(0, 'flowId');
-	const afterCursor = p.optString(1, 'afterCursor');
-	const after = afterCursor === undefined ? undefined : decodeCursor(afterCursor);
-	const limit = p.params[2];
-	if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-		throw badRequest('params[2] (limit) must be an integer from 1 to 1000');
-	}
-	const from = p.optDate(3, 'fromDate');
-	const to = p.optDate(4, 'toDate');
-	const page = ctx.store.exportPage(flowId, { after, limit, from, to });
-	const [fault] = takeFaults(ctx, req, 'export', EXPORT_FAULTS, true);
-	if (fault && fault.type === 'same-cursor') {
-		return {
-			results: page.results,
-			nextCursor: afterCursor !== undefined ? afterCursor : encodeCursor(START.t, START.id),
-			hasMore: true,
-		};
-	}
-	if (fault && fault.type === 'empty-page') {
-		const pos = after || START;
-		return {
-			results: [],
-			nextCursor: encodeCursor(pos.t, pos.id, { n: Date.now() % 100000 }),
-			hasMore: true,
-		};
-	}
-	return { results: page.results, nextCursor: page.nextCursor, hasMore: page.hasMore };
-}
-
-/**
- * @param {any} ctx
+ * @param {import('./types').Context} ctx
  * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
  */
 function createHandler(ctx) {
@@ -189,7 +96,7 @@ function createHandler(ctx) {
 }
 
 /**
- * @param {any} ctx
+ * @param {import('./types').Context} ctx
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @param {ReturnType<typeof route>} r
@@ -250,12 +157,9 @@ async function handle(ctx, req, res, r, url, entry) {
 			if (req.socket) req.socket.destroy();
 			return;
 		}
-		const retryAfter = early.params.retryAfter;
+		const retryAfter = retryAfterHeader(early.type, early.params);
 		/** @type {Record<string, string>} */
-		const headers = {};
-		if (early.type === '429')
-			headers['Retry-After'] = String(retryAfter === undefined ? 1 : retryAfter);
-		else if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+		const headers = retryAfter === undefined ? {} : { 'Retry-After': retryAfter };
 		const status = Number(early.type);
 		const message =
 			status === 429
@@ -280,32 +184,51 @@ async function handle(ctx, req, res, r, url, entry) {
 		throw notFound(`Project '${projectId}' not found in account '${accountId}'`);
 	if (jsonError) throw jsonError;
 
+	if (endpoint === 'run') return handleRun(ctx, req, res, /** @type {string} */ (flowId), payload);
+	if (endpoint === 'uploadFile') return ctx.documents.upload(upload, res);
+	return sendJson(res, 200, wrapAnswer(ctx, positionalAnswer(ctx, req, endpoint, payload)));
+}
+
+/**
+ * The answer of a positional endpoint, in its default shape.
+ * @param {import('./types').Context} ctx
+ * @param {import('node:http').IncomingMessage} req
+ * @param {string} endpoint
+ * @param {any} payload
+ * @returns {{ wrapped: boolean, body: any }} `wrapped`: the body is `{ results, ... }`
+ */
+function positionalAnswer(ctx, req, endpoint, payload) {
 	switch (endpoint) {
-		case 'run':
-			return handleRun(ctx, req, res, /** @type {string} */ (flowId), payload);
-		case 'uploadFile':
-			return ctx.documents.upload(upload, res);
 		case 'createSession':
-			return sendJson(res, 200, createSession(ctx, payload));
+			return { wrapped: false, body: createSession(ctx, payload) };
 		case 'export':
-			return sendJson(res, 200, exportPage(ctx, req, payload));
-		case 'loadByFlowSession': {
-			const p = positional(payload);
-			const fid = p.string(0, 'flowId');
-			const sid = p.string(1, 'sessionId');
-			return sendJson(res, 200, { results: ctx.store.loadByFlowSession(fid, sid) });
-		}
+			return { wrapped: true, body: exportPage(ctx, req, payload) };
+		case 'loadByFlowSession':
+			return { wrapped: true, body: loadByFlowSession(ctx, payload) };
 		case 'getTemporarySignedUrl':
-			return sendJson(res, 200, ctx.documents.getTemporarySignedUrl(payload));
+			return { wrapped: true, body: ctx.documents.getTemporarySignedUrl(payload) };
 		case 'loadByLogicalPath':
-			return sendJson(res, 200, ctx.documents.loadByLogicalPath(payload));
+			return { wrapped: true, body: ctx.documents.loadByLogicalPath(payload) };
 		case 'getStatus':
-			return sendJson(res, 200, ctx.indexes.getStatus(payload));
+			return { wrapped: true, body: ctx.indexes.getStatus(payload) };
 		case 'queryMetadata':
-			return sendJson(res, 200, ctx.indexes.queryMetadata(payload));
+			return { wrapped: true, body: ctx.indexes.queryMetadata(payload) };
 		default:
-			throw notFound(`No such endpoint: ${req.method} ${url.pathname}`);
+			throw notFound(`No such endpoint: ${endpoint}`);
 	}
+}
+
+/**
+ * Behaviour `answerWrapper: 'success'`: every positional answer becomes
+ * `{ success: true, results: ... }` (fields beside `results` kept).
+ * @param {import('./types').Context} ctx
+ * @param {{ wrapped: boolean, body: any }} answer
+ */
+function wrapAnswer(ctx, answer) {
+	if (ctx.behavior.answerWrapper !== 'success') return answer.body;
+	return answer.wrapped
+		? { success: true, ...answer.body }
+		: { success: true, results: answer.body };
 }
 
 /** @param {import('node:http').IncomingMessage} req */

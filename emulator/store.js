@@ -3,71 +3,17 @@
  * In-memory flow request records and flow sessions, with a sorted index per flow
  * for cursor-paged export (binary search, O(log n + page) per page).
  */
-const { newId, iso, badRequest, isPlainObject } = require('./util');
+const { newId, iso } = require('./util');
+const { cmp, search, encodeCursor, decodeCursor } = require('./cursor');
+
+/** @typedef {import('./cursor').Entry} Entry */
 
 const EXPORTABLE = new Set(['complete', 'error']);
 /** export-index entry of a record, kept on the record under a symbol (invisible to JSON) */
 const ENTRY = Symbol('exportEntry');
 
-/**
- * @typedef {{ t: number, id: string, flow: string, rec: any }} Entry
- */
-
-/** @param {Entry} a @param {number} t @param {string} id  negative if a < (t,id) */
-function cmp(a, t, id) {
-	if (a.t !== t) return a.t < t ? -1 : 1;
-	return a.id < id ? -1 : a.id > id ? 1 : 0;
-}
-
-/** First index whose entry is > (t,id) (strict) or >= when `inclusive`. */
-function search(
-	/** @type {Entry[]} */ arr,
-	/** @type {number} */ t,
-	/** @type {string} */ id,
-	inclusive = false,
-) {
-	let lo = 0;
-	let hi = arr.length;
-	while (lo < hi) {
-		const mid = (lo + hi) >>> 1;
-		const c = cmp(arr[mid], t, id);
-		if (c < 0 || (!inclusive && c === 0)) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
-}
-
-/** @param {number} t @param {string} id */
-function encodeCursor(t, id, extra) {
-	return Buffer.from(JSON.stringify({ m: t, id, ...(extra || {}) })).toString('base64');
-}
-
-/**
- * @param {string} cursor
- * @returns {{ t: number, id: string }}
- */
-function decodeCursor(cursor) {
-	const invalid = () => badRequest('params[1] (afterCursor) is not a valid cursor');
-	if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(cursor)) throw invalid();
-	let obj;
-	try {
-		obj = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));
-	} catch {
-		throw invalid();
-	}
-	if (
-		!isPlainObject(obj) ||
-		typeof obj.m !== 'number' ||
-		!Number.isFinite(obj.m) ||
-		typeof obj.id !== 'string'
-	) {
-		throw invalid();
-	}
-	return { t: obj.m, id: obj.id };
-}
-
 class Store {
-	/** @param {any} ctx emulator context (accountId, projectId, ownerUid) */
+	/** @param {import('./types').Context} ctx */
 	constructor(ctx) {
 		this.ctx = ctx;
 		/** @type {Map<string, any>} session records by id */
@@ -236,6 +182,30 @@ class Store {
 		};
 	}
 
+	/** Whether any exportable record of this flow exists (seeded flows count as known). @param {string} flowId */
+	hasRecordsOf(flowId) {
+		const arr = this.exportable.get(flowId);
+		return !!arr && arr.length > 0;
+	}
+
+	/**
+	 * Change a finished record after the fact (a tag added, an evaluation attached): merges
+	 * `patch` and moves `modified` forward (to `patch.modified` when given, else now, at least
+	 * 1 ms after the old value), so that export and triggers see it again.
+	 * @param {string} id
+	 * @param {Record<string, any>} [patch]
+	 */
+	touch(id, patch = {}) {
+		const rec = this.records.get(id);
+		if (!rec) throw new Error(`touchRequest: no flow request '${id}'`);
+		const before = Date.parse(rec.modified);
+		const modified =
+			patch.modified !== undefined ? String(patch.modified) : iso(Math.max(Date.now(), before + 1));
+		Object.assign(rec, patch, { modified });
+		this.reindex(rec);
+		return rec;
+	}
+
 	/** @param {string} flowId @param {string} sessionId */
 	loadByFlowSession(flowId, sessionId) {
 		return this.history(sessionId).filter((r) => r.flow_id === flowId);
@@ -244,6 +214,7 @@ class Store {
 	/**
 	 * Build a complete record from a partial one (defaults for every field of the record table).
 	 * @param {Record<string, any>} p
+	 * @param {string} [answerText]
 	 */
 	makeRecord(p = {}, answerText) {
 		const ctx = this.ctx;

@@ -23,6 +23,7 @@ function iso(ms) {
 	return new Date(ms === undefined ? Date.now() : ms).toISOString();
 }
 
+/** @type {Record<number, string>} */
 const STATUS_CODES = {
 	400: 'BAD_REQUEST',
 	401: 'UNAUTHORIZED',
@@ -153,7 +154,7 @@ function positional(body) {
 
 /**
  * Sleeps that the emulator can cancel all at once on close().
- * @param {{ timers: Set<{t: NodeJS.Timeout, resolve: () => void}> }} ctx
+ * @param {{ timers: Set<import('./types').Timer> }} ctx
  * @param {number} ms
  * @returns {Promise<void>}
  */

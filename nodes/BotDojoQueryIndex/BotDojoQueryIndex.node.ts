@@ -1,8 +1,17 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
+import { routeOperation } from '../shared/execution/runner';
 import * as getStatus from './actions/getStatus.operation';
 import { indexIdField } from './actions/indexId';
 import * as queryMetadata from './actions/queryMetadata.operation';
+
+const operations = { getStatus: getStatus.operation, queryMetadata: queryMetadata.operation };
 
 export class BotDojoQueryIndex implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,7 +31,6 @@ export class BotDojoQueryIndex implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true }],
-		requestDefaults: { json: true },
 		properties: [
 			{
 				displayName: 'Operation',
@@ -33,8 +41,12 @@ export class BotDojoQueryIndex implements INodeType {
 				default: 'getStatus',
 			},
 			indexIdField,
-			...getStatus.properties,
-			...queryMetadata.properties,
+			...getStatus.operation.description,
+			...queryMetadata.operation.description,
 		],
 	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await routeOperation.call(this, operations);
+	}
 }

@@ -7,9 +7,9 @@ import {
 } from 'n8n-workflow';
 
 import { inputProperties } from './actions/input';
-import { optionsProperty } from './actions/options';
+import { optionsProperty, simplifyProperty } from './actions/options';
 import { execute } from './actions/run.operation';
-import { sessionProperties } from './actions/session';
+import { runFlowInputs, sessionProperties } from './actions/session';
 
 export class BotDojoRunFlow implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +26,7 @@ export class BotDojoRunFlow implements INodeType {
 			'Run a BotDojo AI flow and get its answer, streaming tokens live and keeping chat sessions',
 		defaults: { name: 'BotDojo Run Flow' },
 		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
+		inputs: runFlowInputs,
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true }],
 		properties: [
@@ -44,6 +44,7 @@ export class BotDojoRunFlow implements INodeType {
 			},
 			...inputProperties,
 			...sessionProperties,
+			simplifyProperty,
 			optionsProperty,
 		],
 	};

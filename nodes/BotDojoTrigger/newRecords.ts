@@ -1,24 +1,37 @@
 /**
- * Which flow requests are new since the last poll. The workflow's static data keeps a
- * high-water mark (the latest `modified` seen) and the ids seen at exactly that moment: the next
- * export starts at the mark, inclusive, and drops those ids, so a request modified exactly at
- * the boundary is neither lost nor emitted twice.
+ * Which flow requests are new since the last poll. Each export starts at a high-water mark (the
+ * latest `modified` seen, inclusive); what decides whether a request starts the workflow is its
+ * id: a request already handled, or one that ended before the trigger's window, never starts
+ * it again, however often BotDojo modifies its record later (see handledWindow.ts).
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { toUtcIso } from '../shared/dates';
 import { exportPages, MAX_PAGE_SIZE } from '../shared/exportPages';
+import { HandledWindow, endedAtMs, type HandledIds } from './handledWindow';
 
 export type StatusFilter = 'both' | 'complete' | 'error';
 
 /** What the trigger remembers between polls, in `getWorkflowStaticData('node')`. */
 interface PollState extends IDataObject {
 	flowId?: string;
-	/** ISO 8601 UTC: the latest `modified` of a request already seen. */
+	/** ISO 8601 UTC: the latest `modified` of a request already seen; the next export starts here. */
 	highWaterMark?: string;
-	/** Ids of the requests seen whose `modified` is exactly the high-water mark. */
+	/** ISO 8601 UTC: requests that ended before this are never delivered. */
+	windowStart?: string;
+	/** Handled request ids (delivered or passed over) → when each ended (ms); see handledWindow.ts. */
+	handled?: HandledIds;
+	/** Where an export cut short by the poll budget goes on: its From Date and the next cursor. */
+	resume?: { fromDate: string; cursor: string };
+	/** Written by version 1.0 of the trigger: the ids seen at exactly the high-water mark. */
 	idsAtHighWaterMark?: string[];
 }
+
+/**
+ * Longest a poll keeps paging. n8n polls at most once a minute and does not wait for a running
+ * poll before starting the next (without its durable scheduler), so a poll must end well before.
+ */
+const MAX_POLL_MS = 30_000;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -30,8 +43,9 @@ export function statusMatches(record: IDataObject, statuses: StatusFilter): bool
 }
 
 /**
- * The requests that finished since the previous poll, oldest first; updates the state. The
- * first poll (or a poll after the flow was changed) only records "now": history does not flood in.
+ * The requests that finished since the previous poll and never started the workflow, oldest
+ * first; updates the state. The first poll (or a poll after the flow was changed) only records
+ * "now": history does not flood in.
  */
 export async function pollNewRecords(
 	this: IPollFunctions,
@@ -42,45 +56,69 @@ export async function pollNewRecords(
 	const markMs =
 		typeof state.highWaterMark === 'string' ? Date.parse(state.highWaterMark) : Number.NaN;
 	if (state.flowId !== flowId || Number.isNaN(markMs)) {
-		state.flowId = flowId;
-		state.highWaterMark = toUtcIso(Date.now());
-		state.idsAtHighWaterMark = [];
+		const now = toUtcIso(Date.now());
+		Object.assign(state, { flowId, highWaterMark: now, windowStart: now, handled: {} });
+		delete state.resume;
+		delete state.idsAtHighWaterMark;
 		return [];
 	}
 
-	const seenAtMark = new Set(state.idsAtHighWaterMark ?? []);
+	const window = readWindow(state, markMs);
 	let newMarkMs = markMs;
-	let idsAtNewMark = new Set(seenAtMark);
 	const fresh: IDataObject[] = [];
-	// A large backlog is drained over several polls, page by page, within n8n's poll budget.
+	// A large backlog is drained over several polls, page by page, within the poll budget.
 	const startedAt = Date.now();
-	const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() / 2 : 60_000;
+	const budgetMs = Math.min(
+		typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() / 2 : MAX_POLL_MS,
+		MAX_POLL_MS,
+	);
+	const resume = state.resume;
+	// Taken before the export: if it fails (say, BotDojo no longer accepts the cursor), the
+	// next poll starts over at the mark instead of failing on the same cursor again.
+	delete state.resume;
+	const fromDate = resume?.fromDate ?? toUtcIso(markMs);
+	let next: PollState['resume'];
 
 	const pages = exportPages.call(this, {
 		flowId,
 		pageSize: MAX_PAGE_SIZE,
-		fromDate: state.highWaterMark,
+		fromDate,
+		startCursor: resume?.cursor,
 	});
 	for await (const page of pages) {
 		for (const record of page.records) {
 			const id = String(record.id);
-			const parsed = Date.parse(String(record.modified));
-			// A request without a readable `modified` is placed at the mark and deduplicated by id.
-			const modifiedMs = Number.isNaN(parsed) ? markMs : parsed;
-			if (modifiedMs < markMs || (modifiedMs === markMs && seenAtMark.has(id))) continue;
-			if (modifiedMs > newMarkMs) {
-				newMarkMs = modifiedMs;
-				idsAtNewMark = new Set();
-			}
-			if (modifiedMs === newMarkMs) idsAtNewMark.add(id);
+			const modifiedMs = Date.parse(String(record.modified));
+			if (modifiedMs > newMarkMs) newMarkMs = modifiedMs;
+			const endedMs = endedAtMs(record);
+			if (!window.isNew(id, endedMs)) continue;
+			// Passed over by the status filter counts as handled too: switching it replays nothing.
+			window.handled(id, endedMs);
 			if (statusMatches(record, statuses)) fresh.push(record);
 		}
-		if (Date.now() - startedAt > budgetMs) break;
+		if (page.hasMore && Date.now() - startedAt >= budgetMs) {
+			next = page.nextCursor ? { fromDate, cursor: page.nextCursor } : undefined;
+			break;
+		}
 	}
 
+	window.prune(newMarkMs);
 	state.highWaterMark = toUtcIso(newMarkMs);
-	state.idsAtHighWaterMark = [...idsAtNewMark];
+	state.windowStart = toUtcIso(window.startMs);
+	state.handled = window.toSaved();
+	if (next) state.resume = next;
+	delete state.idsAtHighWaterMark;
 	return fresh;
+}
+
+/** The handled window; a state saved by version 1.0 had handled everything up to its mark. */
+function readWindow(state: PollState, markMs: number): HandledWindow {
+	const startMs =
+		typeof state.windowStart === 'string' ? Date.parse(state.windowStart) : Number.NaN;
+	if (!Number.isNaN(startMs)) return new HandledWindow(startMs, state.handled ?? {});
+	const window = new HandledWindow(markMs);
+	for (const id of state.idsAtHighWaterMark ?? []) window.handled(id, markMs);
+	return window;
 }
 
 /** The most recent finished request of the flow (for a manual run), without touching the state. */

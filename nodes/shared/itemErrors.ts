@@ -3,15 +3,23 @@
  * the output item that takes the failed item's place with Continue On Fail.
  */
 import {
+	ExecutionBaseError,
 	NodeApiError,
 	NodeOperationError,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-/** Errors already shaped for the user: the transport's NodeApiError or a validation error. */
-export function isNodeError(value: unknown): value is NodeApiError | NodeOperationError {
-	return value instanceof NodeApiError || value instanceof NodeOperationError;
+/** Errors already shaped for the user: n8n's own (an expression's too), the transport's
+ *  NodeApiError or a validation error. They pass as they are. */
+export function isNodeError(
+	value: unknown,
+): value is NodeApiError | NodeOperationError | ExecutionBaseError {
+	return (
+		value instanceof ExecutionBaseError ||
+		value instanceof NodeApiError ||
+		value instanceof NodeOperationError
+	);
 }
 
 /** A node error passes as it is; anything else is wrapped, naming the item it failed on. */
@@ -19,7 +27,7 @@ export function asNodeError(
 	ctx: IExecuteFunctions,
 	error: unknown,
 	itemIndex: number,
-): NodeApiError | NodeOperationError {
+): ExecutionBaseError {
 	return isNodeError(error)
 		? error
 		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });

@@ -10,7 +10,10 @@ const { spawn } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LOCAL_DIR = path.join(ROOT, '.n8n-local');
-const N8N_VERSION = '2.40.7';
+// The n8n that `npm start` and the e2e suite use. BOTDOJO_N8N_VERSION picks another one (npm run
+// test:compat): it installs beside the default, in its own folder, without the pinned lock.
+const DEFAULT_N8N_VERSION = '2.40.7';
+const N8N_VERSION = process.env.BOTDOJO_N8N_VERSION || DEFAULT_N8N_VERSION;
 const NODE24_VERSION = '24.21.0';
 const INSTALL_DIR = path.join(LOCAL_DIR, `n8n-${N8N_VERSION}`);
 // package.json + package-lock.json pinning the whole tree, so that every machine installs what was tested.
@@ -72,6 +75,17 @@ function runStep(step, command, args, { log, cwd = INSTALL_DIR, env = process.en
 	});
 }
 
+/** The pinned manifest with another n8n version and no lock (the lock pins 2.40.7's tree). */
+function writeManifestFor(version) {
+	const manifest = JSON.parse(fs.readFileSync(path.join(MANIFEST_DIR, 'package.json'), 'utf8'));
+	manifest.dependencies.n8n = version;
+	// n8n 1.x's nodes-base takes xlsx 0.20.2 from cdn.sheetjs.com, which is unreachable from an
+	// npm-registry-only network; the registry's newest xlsx stands in (only the Spreadsheet node uses it).
+	if (version.startsWith('1.')) manifest.overrides = { ...manifest.overrides, xlsx: '0.18.5' };
+	fs.writeFileSync(path.join(INSTALL_DIR, 'package.json'), JSON.stringify(manifest, null, 2));
+	fs.rmSync(path.join(INSTALL_DIR, 'package-lock.json'), { force: true });
+}
+
 function isInstalled() {
 	try {
 		const marker = JSON.parse(fs.readFileSync(MARKER, 'utf8'));
@@ -103,8 +117,10 @@ async function ensureN8nInstalled({ log = console.log } = {}) {
 	const step = (number, name) => ({ number, total, name });
 	fs.mkdirSync(INSTALL_DIR, { recursive: true });
 	try {
-		for (const file of ['package.json', 'package-lock.json'])
-			fs.copyFileSync(path.join(MANIFEST_DIR, file), path.join(INSTALL_DIR, file));
+		if (N8N_VERSION === DEFAULT_N8N_VERSION)
+			for (const file of ['package.json', 'package-lock.json'])
+				fs.copyFileSync(path.join(MANIFEST_DIR, file), path.join(INSTALL_DIR, file));
+		else writeManifestFor(N8N_VERSION);
 	} catch (error) {
 		throw new InstallError(
 			`n8n install failed at step 0/${total} "copy the pinned manifest from scripts/n8n-install/": ${error.message}`,
@@ -157,6 +173,7 @@ module.exports = {
 	ROOT,
 	LOCAL_DIR,
 	INSTALL_DIR,
+	DEFAULT_N8N_VERSION,
 	N8N_VERSION,
 	NODE24_VERSION,
 	NODE24,

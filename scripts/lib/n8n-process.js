@@ -140,7 +140,8 @@ process.on('exit', () => {
 });
 
 /**
- * Starts `n8n start` and waits until the REST API answers. The server's output goes to
+ * Starts `n8n start` (or `command`, e.g. `worker`, whose health server then listens on `port`)
+ * and waits until the REST API answers. The server's output goes to
  * `logFile`. Returns { url, child, stop(), exited }; stop() sends SIGTERM, then SIGKILL after 20 s.
  * `onSpawn(stop)` is called as soon as the process runs.
  */
@@ -152,11 +153,12 @@ async function startN8n({
 	extraEnv,
 	timeoutMs = 240_000,
 	onSpawn = () => undefined,
+	command = ['start'],
 }) {
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
 	linkStaticCache(userFolder);
 	const out = fs.openSync(logFile, 'a');
-	const child = spawn(NODE24, [N8N_BIN, 'start'], {
+	const child = spawn(NODE24, [N8N_BIN, ...command], {
 		env: n8nEnv({ userFolder, port, brokerPort, extra: extraEnv }),
 		stdio: ['ignore', out, out],
 		// Own process group: Ctrl-C reaches us only, and stop() decides how n8n ends.

@@ -20,6 +20,7 @@ import {
 	type ExecutionError,
 	type ICredentialDataDecryptedObject,
 	type ICredentials,
+	type IConnections,
 	type IDataObject,
 	type IHttpRequestOptions,
 	type INode,
@@ -166,6 +167,10 @@ export interface RunSettings {
 	streaming?: boolean;
 	/** Workflow static data; the same object can be passed to several runs (it is updated in place). */
 	staticData?: IDataObject;
+	/** Sub-nodes (e.g. a chat memory) connected to the node under test by their connection type. */
+	subNodes?: Array<{ name: string; type: string; parameters: INodeParameters; connection: string }>;
+	/** Workflow ID (default `wf-test`): state kept per workflow in the process follows it. */
+	workflowId?: string;
 	onChunk?: (chunk: StructuredChunk, receivedAt: number) => void;
 }
 
@@ -213,20 +218,28 @@ export function startRun(settings: RunSettings): StartedRun {
 				: undefined,
 		},
 	];
+	const connections: IConnections = {
+		[SOURCE_NAME]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
+	};
+	for (const sub of settings.subNodes ?? []) {
+		nodes.push({ ...sub, id: sub.name, typeVersion: 1, position: [200, 200] });
+		connections[sub.name] = {
+			[sub.connection]: [[{ node: nodeName, type: sub.connection as never, index: 0 }]],
+		};
+	}
+	const workflowId = settings.workflowId ?? 'wf-test';
 	const workflow = new Workflow({
-		id: 'wf-test',
+		id: workflowId,
 		name: 'test',
 		nodes,
-		connections: {
-			[SOURCE_NAME]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
-		},
+		connections,
 		active: false,
 		nodeTypes,
 		staticData: settings.staticData,
 	});
 	const mode = settings.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {
-		id: 'wf-test',
+		id: workflowId,
 		name: 'test',
 		nodes,
 		connections: workflow.connectionsBySourceNode,
@@ -283,6 +296,8 @@ export interface PollSettings {
 	mode?: WorkflowExecuteMode;
 	/** Workflow static data; pass the same object to several polls (it is updated in place). */
 	staticData?: IDataObject;
+	/** What `getPollBudgetMs()` answers (n8n's durable scheduler sets it); n8n-core's default otherwise. */
+	pollBudgetMs?: number;
 }
 
 export interface PollResult {
@@ -327,6 +342,12 @@ export async function runPoll(settings: PollSettings): Promise<PollResult> {
 		),
 		mode,
 		mode === 'manual' ? 'manual' : 'activate',
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		settings.pollBudgetMs === undefined ? undefined : () => settings.pollBudgetMs as number,
 	);
 	const nodeType = nodeTypes.getByNameAndVersion(node.type);
 	if (!nodeType.poll) throw new Error(`${node.type} is not a polling node`);

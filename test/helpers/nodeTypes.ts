@@ -86,6 +86,11 @@ export class TestNodeTypes implements INodeTypes {
 		this.loaded.set('test.items', new ItemsSource());
 	}
 
+	/** Adds a node type that only tests use (e.g. a sub-node). */
+	register(name: string, nodeType: INodeType): void {
+		this.loaded.set(name, nodeType);
+	}
+
 	getByName(name: string): INodeType | IVersionedNodeType {
 		return this.getByNameAndVersion(name);
 	}

@@ -1,23 +1,30 @@
-import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { positionalPostReceive, positionalPreSend } from '../../shared/transport';
-import { indexSubject, readIndexId } from './indexId';
+import type { Operation } from '../../shared/execution/operation';
+import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { readIndexId } from './indexId';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Status',
 	value: 'getStatus',
 	action: 'Get the status of an index',
 	description: 'Whether the index is ready to answer, and how much it holds',
-	routing: {
-		send: {
-			preSend: [
-				positionalPreSend(['indexes', 'getStatus'], function (this: IExecuteSingleFunctions) {
-					return [readIndexId(this)];
-				}),
-			],
-		},
-		output: { postReceive: [positionalPostReceive(indexSubject)] },
-	},
 };
 
-export const properties: INodeProperties[] = [];
+interface Prepared {
+	indexId: string;
+}
+
+export const operation: Operation<Prepared> = {
+	description: [],
+	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+		return { indexId: readIndexId(this, itemIndex) };
+	},
+	async execute(this: IExecuteFunctions, { indexId }: Prepared, itemIndex: number) {
+		const answer = await positionalRequest.call(this, ['indexes', 'getStatus'], [indexId], {
+			subject: { indexId },
+			itemIndex,
+		});
+		return unwrapResults<IDataObject>(answer);
+	},
+};

@@ -1,4 +1,4 @@
-import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../../shared/validation';
 
@@ -13,15 +13,11 @@ export const indexIdField: INodeProperties = {
 		'ID of the vector index in your BotDojo project. Open the index under Indexes in BotDojo; its ID is shown on the index page and in its address.',
 };
 
-export function readIndexId(ctx: IExecuteSingleFunctions): string {
+export function readIndexId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return requireText(
-		{ node: ctx.getNode(), itemIndex: ctx.getItemIndex() },
+		{ node: ctx.getNode(), itemIndex },
 		'Index ID',
-		ctx.getNodeParameter('indexId', ''),
+		ctx.getNodeParameter('indexId', itemIndex, ''),
 		'Enter the ID of an index of this project, e.g. idx_docs.',
 	);
-}
-
-export function indexSubject(this: IExecuteSingleFunctions) {
-	return { indexId: String(this.getNodeParameter('indexId', '')) };
 }

@@ -15,15 +15,31 @@ export const EVENT_TAGS = [
 	'onToolError',
 ] as const;
 
-const EVENT_DESCRIPTIONS: Record<(typeof EVENT_TAGS)[number], string> = {
-	onLog: 'Execution logs and traces',
-	onNewToken: 'Each token of the answer as the model writes it',
-	onIntermediateStepUpdate: 'Agent reasoning and tool steps',
-	onFlowStart: 'The flow started',
-	onFlowEnd: 'The flow ended',
-	onToolStart: 'A tool started',
-	onToolEnd: 'A tool finished',
-	onToolError: 'A tool failed',
+const EVENT_CHOICES: Record<(typeof EVENT_TAGS)[number], { name: string; description: string }> = {
+	onNewToken: {
+		name: 'Tokens',
+		description: 'Each token of the answer as the model writes it (onNewToken)',
+	},
+	onIntermediateStepUpdate: {
+		name: 'Steps',
+		description: 'Agent reasoning and tool steps (onIntermediateStepUpdate)',
+	},
+	onToolStart: { name: 'Tool Started', description: 'A tool started (onToolStart)' },
+	onToolEnd: { name: 'Tool Finished', description: 'A tool finished (onToolEnd)' },
+	onToolError: { name: 'Tool Failed', description: 'A tool failed (onToolError)' },
+	onLog: { name: 'Logs', description: 'Execution logs and traces (onLog)' },
+	onFlowStart: { name: 'Flow Started', description: 'The flow started (onFlowStart)' },
+	onFlowEnd: { name: 'Flow Finished', description: 'The flow ended (onFlowEnd)' },
+};
+
+/** Top-level, as in n8n's AI nodes. Saved workflows with the old Options › Output keep it. */
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version and toolCalls instead of the whole flow request record (with toolCalls and steps)',
 };
 
 export const optionsProperty: INodeProperties = {
@@ -32,7 +48,12 @@ export const optionsProperty: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [
+	// Two alphabetical groups: the rarely used settings come last in the Add Option list.
+	options: [...commonOptions(), ...rareOptions()],
+};
+
+function commonOptions(): INodeProperties[] {
+	return [
 		{
 			displayName: 'Concurrency',
 			name: 'concurrency',
@@ -83,8 +104,11 @@ export const optionsProperty: INodeProperties = {
 						{
 							displayName: 'External Input (JSON)',
 							name: 'externalInput',
-							type: 'json',
+							// A string, not json: n8n marks an empty json field red, and this one is optional.
+							type: 'string',
+							typeOptions: { rows: 3 },
 							default: '',
+							placeholder: 'e.g. {"expected": "a polite answer"}',
 							description: 'Optional input data for the evaluation setup, as a JSON object',
 						},
 					],
@@ -95,14 +119,10 @@ export const optionsProperty: INodeProperties = {
 			displayName: 'Events',
 			name: 'events',
 			type: 'multiOptions',
-			options: EVENT_TAGS.map((tag) => ({
-				name: tag,
-				value: tag,
-				description: EVENT_DESCRIPTIONS[tag],
-			})),
-			default: [...EVENT_TAGS],
+			options: EVENT_TAGS.map((tag) => ({ value: tag, ...EVENT_CHOICES[tag] })),
+			default: [],
 			description:
-				'Which events BotDojo streams. Sent only when narrowed; without onNewToken the text comes from the final result.',
+				'Which events BotDojo streams. None chosen: all of them. Sent only when narrowed; without Tokens the text comes from the final result.',
 		},
 		{
 			displayName: 'Forward Tokens Live',
@@ -136,15 +156,6 @@ export const optionsProperty: INodeProperties = {
 			description: 'Whether to add the onLog events of the stream to the output (as logs)',
 		},
 		{
-			displayName: 'Max Line Size (MiB)',
-			name: 'maxLineMiB',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 1024 },
-			default: 16,
-			description:
-				'Largest single event or result accepted from a stream; a larger one is refused rather than held in memory',
-		},
-		{
 			displayName: 'On Flow Error',
 			name: 'onFlowError',
 			type: 'options',
@@ -162,25 +173,6 @@ export const optionsProperty: INodeProperties = {
 			],
 			default: 'fail',
 			description: 'What to do when the flow ran but reported status "error"',
-		},
-		{
-			displayName: 'Output',
-			name: 'output',
-			type: 'options',
-			options: [
-				{
-					name: 'Simplified',
-					value: 'simplified',
-					description:
-						'Text, flowSessionId, flowRequestId, status, duration, version and toolCalls',
-				},
-				{
-					name: 'Raw',
-					value: 'raw',
-					description: 'The whole flow request record, with toolCalls and steps',
-				},
-			],
-			default: 'simplified',
 		},
 		{
 			displayName: 'Override',
@@ -217,23 +209,6 @@ export const optionsProperty: INodeProperties = {
 			],
 		},
 		{
-			displayName: 'Rate Limit Attempts',
-			name: 'maxAttempts',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 10 },
-			default: 4,
-			description:
-				'Attempts in all when BotDojo answers 429 or 503 (both mean the flow did not run). Other failures are never retried.',
-		},
-		{
-			displayName: 'Rate Limit Max Wait (Seconds)',
-			name: 'maxRetryWait',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 60,
-			description: 'Longest time the 429/503 retries may wait in all, Retry-After included',
-		},
-		{
 			displayName: 'Streaming',
 			name: 'streaming',
 			type: 'boolean',
@@ -258,5 +233,50 @@ export const optionsProperty: INodeProperties = {
 			placeholder: 'e.g. 3',
 			description: "Release of the flow to run. Empty: the flow's default release.",
 		},
-	],
-};
+	];
+}
+
+function rareOptions(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Advanced: Attempts When Busy (429/503)',
+			name: 'maxAttempts',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10 },
+			default: 4,
+			description:
+				'Attempts in all when BotDojo answers 429 or 503 (both mean the flow did not run). Other failures are never retried.',
+		},
+		{
+			displayName: 'Advanced: Longest Wait When Busy (Seconds)',
+			name: 'maxRetryWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description: 'Longest time the 429/503 retries may wait in all, Retry-After included',
+		},
+		{
+			displayName: 'Advanced: Largest Stream Line (MiB)',
+			name: 'maxLineMiB',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1024 },
+			default: 16,
+			description:
+				'Largest single event accepted from a stream; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice.',
+		},
+		{
+			// Replaced by the top-level Simplify. Shown only where a saved workflow chose Raw, so
+			// that its choice is kept (n8n drops option values that are not in the description).
+			displayName: 'Output (Old Setting, Use Simplify)',
+			name: 'output',
+			type: 'options',
+			displayOptions: { show: { output: ['raw'] } },
+			options: [
+				{ name: 'Simplified', value: 'simplified', description: 'Use Simplify instead' },
+				{ name: 'Raw', value: 'raw', description: 'The whole flow request record' },
+			],
+			default: 'simplified',
+			description: 'Set Simplify instead; while this says Raw, it decides',
+		},
+	];
+}

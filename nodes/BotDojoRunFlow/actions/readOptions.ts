@@ -20,7 +20,8 @@ export interface RunOptions {
 	/** The run's `options` as sent, without `flow_session_id` (the session decides that). */
 	request: IDataObject;
 	streaming: boolean;
-	output: 'simplified' | 'raw';
+	/** Top-level Simplify; an old saved Options › Output of Raw still decides. */
+	simplify: boolean;
 	includeEvents: boolean;
 	includeLogs: boolean;
 	timeoutMs: number;
@@ -72,8 +73,14 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 	const streaming = values.streaming ?? true;
 	request.stream = streaming ? 'http' : 'none';
 
+	// None chosen means all (so nothing is sent), as does every one chosen.
 	const events = values.events;
-	if (streaming && Array.isArray(events) && events.length !== EVENT_TAGS.length) {
+	if (
+		streaming &&
+		Array.isArray(events) &&
+		events.length > 0 &&
+		events.length !== EVENT_TAGS.length
+	) {
 		request.stream_events = EVENT_TAGS.filter((tag) => events.includes(tag));
 	}
 	if (typeof values.version === 'string' ? values.version.trim() : values.version) {
@@ -88,7 +95,10 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 	return {
 		request,
 		streaming,
-		output: values.output ?? 'simplified',
+		simplify:
+			values.output === undefined
+				? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean)
+				: values.output === 'simplified',
 		includeEvents: values.includeEvents ?? false,
 		includeLogs: values.includeLogs ?? false,
 		timeoutMs: seconds(place, 'Timeout (Seconds)', values.timeout, 300),
@@ -97,7 +107,7 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 		forwardTokens: values.forwardTokens ?? true,
 		retry: {
 			maxAttempts,
-			maxTotalWaitMs: seconds(place, 'Rate Limit Max Wait (Seconds)', values.maxRetryWait, 60),
+			maxTotalWaitMs: seconds(place, 'Advanced: Longest Wait When Busy (Seconds)', values.maxRetryWait, 60),
 		},
 		maxLineChars: Math.max(1, Number(values.maxLineMiB ?? 16) || 16) * 1024 * 1024,
 	};

@@ -3,7 +3,7 @@
  * invalid, unless Continue On Fail), then the items run through a small pool.
  */
 import {
-	NodeApiError,
+	type NodeApiError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -16,7 +16,9 @@ import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
 import { runPool } from '../helpers/pool';
 import { NOTHING_SENT, readBody } from './input';
 import { readConcurrency, readRunOptions, type RunOptions } from './readOptions';
-import { readSession, RememberedSessions, type SessionChoice } from './session';
+import { runWithMemory } from './memorySession';
+import { runRemembered } from './rememberedRun';
+import { readSession, type SessionChoice } from './session';
 
 interface PreparedRun {
 	flowId: string;
@@ -30,7 +32,6 @@ interface RunContext {
 	forward: boolean;
 	continueOnFail: boolean;
 	cancelSignal?: AbortSignal;
-	sessions: () => RememberedSessions;
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -50,13 +51,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	});
 
-	let sessions: RememberedSessions | undefined;
 	const context: RunContext = {
 		ctx: this,
 		forward: canForward(this),
 		continueOnFail,
 		cancelSignal: this.getExecutionCancelSignal?.(),
-		sessions: () => (sessions ??= new RememberedSessions(this.getWorkflowStaticData('node'))),
 	};
 
 	const output = await runPool(
@@ -79,35 +78,18 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 async function runItem(context: RunContext, itemIndex: number, run: PreparedRun) {
 	const session = run.session;
-	if (session.mode !== 'remember') {
-		const sessionId = session.mode === 'continue' ? session.id : undefined;
-		const outcome = await runOnce(context, itemIndex, run, sessionId);
-		if (outcome.failure) throw outcome.failure;
-		return outcome.json;
+	const runIn = async (sessionId: string | undefined) =>
+		await runOnce(context, itemIndex, run, sessionId);
+	if (session.mode === 'remember') {
+		const entry = { flowId: run.flowId, key: session.key };
+		return await runRemembered(context.ctx, itemIndex, entry, runIn);
 	}
-	const sessions = context.sessions();
-	let failure: Error | undefined;
-	const json = await sessions.withSession(run.flowId, session.key, async (known) => {
-		let outcome: RunOutcome;
-		try {
-			outcome = await runOnce(context, itemIndex, run, known);
-		} catch (error) {
-			// BotDojo refused the remembered session (400: nothing ran): start a new one.
-			if (!known || !isSessionRefused(error)) throw asNodeError(context.ctx, error, itemIndex);
-			sessions.forget(run.flowId, session.key);
-			outcome = await runOnce(context, itemIndex, run, undefined);
-		}
-		failure = outcome.failure;
-		return { result: outcome.json, sessionId: outcome.sessionId };
-	});
-	if (failure) throw failure;
-	return json;
-}
-
-function isSessionRefused(error: unknown): boolean {
-	return (
-		error instanceof NodeApiError && error.httpCode === '400' && /session/i.test(error.message)
-	);
+	if (session.mode === 'memory') {
+		return await runWithMemory(context.ctx, itemIndex, run.flowId, runIn);
+	}
+	const outcome = await runIn(session.mode === 'continue' ? session.id : undefined);
+	if (outcome.failure) throw outcome.failure;
+	return outcome.json;
 }
 
 function runOnce(

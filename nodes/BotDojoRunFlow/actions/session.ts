@@ -1,8 +1,8 @@
 /**
  * Which BotDojo session a run uses: a new one, a given one, or the one remembered for a key
- * (e.g. a Chat Trigger's sessionId) in the workflow's static data.
+ * (e.g. a Chat Trigger's sessionId; see sessionStore.ts for where it is kept).
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../../shared/validation';
 import { NOTHING_SENT } from './input';
@@ -28,7 +28,13 @@ export const sessionProperties: INodeProperties[] = [
 				name: 'Remember by Key',
 				value: 'remember',
 				description:
-					'Start a session for each new key and continue it for later runs with the same key',
+					'Start a session for each new key and continue it for later runs with the same key (kept by this n8n process)',
+			},
+			{
+				name: 'Keep in Chat Memory',
+				value: 'memory',
+				description:
+					"Keep each conversation's session in the chat memory connected below (Redis or Postgres Chat Memory): works in queue mode, whichever worker runs a message",
 			},
 		],
 		default: 'new',
@@ -50,14 +56,15 @@ export const sessionProperties: INodeProperties[] = [
 		default: '={{ $json.sessionId }}',
 		displayOptions: { show: { sessionMode: ['remember'] } },
 		description:
-			"Any text that identifies a conversation, e.g. the sessionId field of a Chat Trigger (the default). The node keeps the BotDojo session of each key in the workflow's static data, which n8n saves for production executions only.",
+			"Any text that identifies a conversation, e.g. the sessionId field of a Chat Trigger (the default). The node keeps the BotDojo session of each key in n8n's memory and in the workflow's static data (saved for production executions), so conversations survive a restart. In queue mode see the README. The output's session field says whether the run continued, started or replaced a session.",
 	},
 ];
 
 export type SessionChoice =
 	| { mode: 'new' }
 	| { mode: 'continue'; id: string }
-	| { mode: 'remember'; key: string };
+	| { mode: 'remember'; key: string }
+	| { mode: 'memory' };
 
 export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
 	const place = { node: ctx.getNode(), itemIndex };
@@ -80,82 +87,9 @@ export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionC
 		);
 		return { mode: 'remember', key };
 	}
+	if (mode === 'memory') return { mode: 'memory' };
 	return { mode: 'new' };
 }
 
-interface RememberedSession {
-	id: string;
-	usedAt: number;
-}
-
-/** Keys kept at most; the least recently used are forgotten first. */
-const MAX_REMEMBERED = 10_000;
-
-/**
- * The key → session map in the node's static data. Runs with the same key are chained, so the
- * second message of a conversation waits for the first to create its session.
- */
-export class RememberedSessions {
-	private readonly chains = new Map<string, Promise<unknown>>();
-
-	constructor(private readonly store: IDataObject) {}
-
-	/** Runs `run` with the remembered session of the key (if any) and remembers the one it used. */
-	async withSession<T>(
-		flowId: string,
-		key: string,
-		run: (sessionId: string | undefined) => Promise<{ result: T; sessionId?: string }>,
-	): Promise<T> {
-		const entry = JSON.stringify([flowId, key]);
-		const previous = this.chains.get(entry) ?? Promise.resolve();
-		const current = previous.then(
-			async () => await this.runOnce(entry, run),
-			async () => await this.runOnce(entry, run),
-		);
-		this.chains.set(entry, current);
-		try {
-			return await current;
-		} finally {
-			if (this.chains.get(entry) === current) this.chains.delete(entry);
-		}
-	}
-
-	forget(flowId: string, key: string): void {
-		const sessions = this.sessions();
-		delete sessions[JSON.stringify([flowId, key])];
-		this.store.sessions = sessions;
-	}
-
-	private async runOnce<T>(
-		entry: string,
-		run: (sessionId: string | undefined) => Promise<{ result: T; sessionId?: string }>,
-	): Promise<T> {
-		const known = this.sessions()[entry] as RememberedSession | undefined;
-		const { result, sessionId } = await run(known?.id);
-		if (sessionId) this.remember(entry, sessionId);
-		return result;
-	}
-
-	private sessions(): IDataObject {
-		const sessions = this.store.sessions;
-		return sessions && typeof sessions === 'object' ? (sessions as IDataObject) : {};
-	}
-
-	private remember(entry: string, id: string): void {
-		const sessions = this.sessions();
-		sessions[entry] = { id, usedAt: Date.now() } as RememberedSession as unknown as IDataObject;
-		const keys = Object.keys(sessions);
-		if (keys.length > MAX_REMEMBERED) {
-			keys
-				.sort(
-					(a, b) =>
-						((sessions[a] as unknown as RememberedSession).usedAt ?? 0) -
-						((sessions[b] as unknown as RememberedSession).usedAt ?? 0),
-				)
-				.slice(0, keys.length - MAX_REMEMBERED)
-				.forEach((key) => delete sessions[key]);
-		}
-		// Assigning marks the static data as changed, so that n8n saves it.
-		this.store.sessions = sessions;
-	}
-}
+/** The node's inputs: a Memory input only for Session "Keep in Chat Memory". */
+export const runFlowInputs = `={{ $parameter.sessionMode === 'memory' ? ['main', { type: 'ai_memory', displayName: 'Memory', maxConnections: 1, required: true }] : ['main'] }}`;

@@ -1,20 +1,11 @@
 /**
- * What the events of a run become: tokens → text, tool start/end/error → toolCalls,
- * intermediate steps → steps, logs → logs (when asked for), and optionally every event.
+ * What the events of a run become: tokens → text, tool start/end/error and tool steps →
+ * toolCalls, intermediate steps → steps, logs → logs (when asked for), and optionally every
+ * event. Tags it does not know (onFlowRequestStart/End, …) are only kept among the events.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-export interface ToolCall {
-	name: string;
-	input?: unknown;
-	output?: unknown;
-	error?: unknown;
-	status: 'running' | 'complete' | 'error';
-	startedAt?: string;
-	endedAt?: string;
-	durationMs?: number;
-	runId?: string;
-}
+import { asObject, firstDefined, StepToolCalls, type ToolCall } from './toolCalls';
 
 /**
  * Joins many small strings without a rope of one node per token: tokens are joined in
@@ -46,23 +37,15 @@ export class TextCollector {
 	}
 }
 
-function asObject(value: unknown): IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
-}
-
-function firstDefined(data: IDataObject, keys: string[]): unknown {
-	for (const key of keys) if (data[key] !== undefined) return data[key];
-	return undefined;
-}
-
 export class RunCollector {
 	readonly text = new TextCollector();
 
 	readonly toolCalls: ToolCall[] = [];
 
 	readonly steps: unknown[] = [];
+
+	/** Tool calls told by onIntermediateStepUpdate steps. */
+	readonly stepToolCalls = new StepToolCalls();
 
 	readonly logs: unknown[] = [];
 
@@ -85,8 +68,10 @@ export class RunCollector {
 		if (tag === undefined) return true;
 		if (this.keep.events) this.events.push(event as IDataObject);
 		if (tag === 'onNewToken') {
-			const token = (event.data as { token?: unknown } | undefined)?.token;
-			if (typeof token === 'string') {
+			const data = event.data as { token?: unknown; toolArguments?: unknown } | undefined;
+			const token = data?.token;
+			// Updates that stream a tool's arguments are not part of the answer.
+			if (typeof token === 'string' && data?.toolArguments === undefined) {
 				this.text.add(token);
 				this.onToken?.(token);
 			}
@@ -105,6 +90,7 @@ export class RunCollector {
 				break;
 			case 'onIntermediateStepUpdate':
 				this.steps.push(event.data);
+				this.stepToolCalls.add(event.data);
 				break;
 			case 'onLog':
 				if (this.keep.logs) this.logs.push(event.data);
@@ -159,27 +145,4 @@ export class RunCollector {
 			call.output = firstDefined(data, ['output', 'toolOutput', 'result', 'observation']);
 		}
 	}
-}
-
-/** Tool calls read from the record's aiMessage.steps (for runs without tool events). */
-export function toolCallsFromRecord(record: IDataObject): ToolCall[] {
-	const steps = asObject(record.aiMessage).steps;
-	if (!Array.isArray(steps)) return [];
-	return steps
-		.map(asObject)
-		.filter((step) => firstDefined(step, ['toolName', 'tool']) !== undefined)
-		.map((step) => {
-			const error = firstDefined(step, ['error', 'errorMessage']);
-			const status = step.status === 'error' || error !== undefined ? 'error' : 'complete';
-			const call: ToolCall = {
-				name: String(firstDefined(step, ['toolName', 'tool'])),
-				input: firstDefined(step, ['input', 'toolInput', 'args']),
-				status,
-			};
-			if (status === 'error') call.error = error;
-			else call.output = firstDefined(step, ['output', 'toolOutput', 'result', 'observation']);
-			const runId = firstDefined(step, ['runId', 'run_id']);
-			if (runId !== undefined) call.runId = String(runId);
-			return call;
-		});
 }

@@ -6,10 +6,11 @@
 import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import { NdjsonStreamError, readNdjsonStream } from '../../shared/ndjson';
 import {
 	flowReportedError,
 	isReadable,
+	NdjsonStreamError,
+	readNdjsonStream,
 	runFlowRequest,
 	runStreamError,
 	unexpectedRunAnswer,
@@ -124,6 +125,7 @@ async function request(
 	try {
 		const result = await readNdjsonStream(body, {
 			onValue: (value) => collector.add(value),
+			onChunkRead: forwarder ? () => forwarder.flush() : undefined,
 			stopSource: (reason) => {
 				runAbort.abort(reason);
 				(body as { destroy?: (error: Error) => void }).destroy?.(reason);

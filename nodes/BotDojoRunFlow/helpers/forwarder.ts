@@ -1,6 +1,8 @@
 /**
  * Live forwarding: when n8n streams the workflow's response (Chat Trigger, Webhook in streaming
- * mode), each token goes on to the caller as it arrives: `begin`, one `item` per token, `end`.
+ * mode), tokens go on to the caller as they arrive: `begin`, `item`s, `end`. The first token goes
+ * out at once; later ones are sent together per network read (`flush`), as n8n writes and
+ * flushes every chunk (one per token made a gzip response 10× slower).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -22,6 +24,9 @@ export class TokenForwarder {
 
 	private begun = false;
 
+	/** Tokens of the current network read not sent yet. */
+	private pending: string[] = [];
+
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly itemIndex: number,
@@ -35,19 +40,34 @@ export class TokenForwarder {
 
 	token(token: string): void {
 		if (!this.begun) this.begin();
-		this.sent++;
-		this.send('item', token);
+		if (this.sent === 0) {
+			this.sent++;
+			this.send('item', token);
+			return;
+		}
+		this.pending.push(token);
+	}
+
+	/** Sends the tokens held since the last flush as one item. */
+	flush(): void {
+		if (this.pending.length === 0) return;
+		const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+		this.sent += this.pending.length;
+		this.pending = [];
+		this.send('item', text);
 	}
 
 	/** Ends the item; a run that streamed no tokens sends its whole text as one item first. */
 	end(text: string): void {
 		if (!this.begun) this.begin();
+		this.flush();
 		if (this.sent === 0 && text) this.send('item', text);
 		this.send('end');
 	}
 
 	error(message: string): void {
 		if (!this.begun) this.begin();
+		this.flush();
 		this.send('error', message);
 	}
 

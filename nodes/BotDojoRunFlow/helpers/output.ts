@@ -2,19 +2,26 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunOptions } from '../actions/readOptions';
-import { toolCallsFromRecord, type RunCollector } from './collector';
+import type { RunCollector } from './collector';
+import { resolveToolCalls } from './toolCalls';
 
-function textOfRecord(record: IDataObject): string {
+/** The record's answer as BotDojo's own clients read it: text_output, then aiMessage.content. */
+function textOfRecord(record: IDataObject): string | undefined {
 	const response = record.response as IDataObject | undefined;
-	if (typeof response?.text_output === 'string') return response.text_output;
-	if (typeof response === 'string') return response;
+	if (typeof response?.text_output === 'string' && response.text_output) {
+		return response.text_output;
+	}
+	if (typeof response === 'string' && response) return response;
 	const content = (record.aiMessage as IDataObject | undefined)?.content;
-	return typeof content === 'string' ? content : '';
+	return typeof content === 'string' && content ? content : undefined;
 }
 
-/** The answer's text: the streamed tokens when there were any, else the record's. */
+/**
+ * The answer's text: the final record decides when it has one (tokens may include updates
+ * that are not part of the answer); the streamed tokens are the fallback.
+ */
 export function answerText(record: IDataObject, collector?: RunCollector): string {
-	return collector && collector.text.count > 0 ? collector.text.toString() : textOfRecord(record);
+	return textOfRecord(record) ?? collector?.text.toString() ?? '';
 }
 
 function errorMessageOf(record: IDataObject): string | undefined {
@@ -31,9 +38,12 @@ export function outputJson(
 	text: string,
 	collector?: RunCollector,
 ): IDataObject {
-	const toolCalls =
-		collector && collector.toolCalls.length > 0 ? collector.toolCalls : toolCallsFromRecord(record);
-	if (options.output === 'raw') {
+	const toolCalls = resolveToolCalls(
+		record,
+		collector?.toolCalls ?? [],
+		collector?.stepToolCalls.calls ?? [],
+	);
+	if (!options.simplify) {
 		const raw: IDataObject = {
 			...record,
 			toolCalls: toolCalls as unknown as IDataObject[],
@@ -48,6 +58,8 @@ export function outputJson(
 		flowSessionId: (record.flow_session_id as string) ?? null,
 		flowRequestId: (record.id as string) ?? null,
 		status: (record.status as string) ?? null,
+		durationMs: (record.duration as number) ?? null,
+		// Kept for workflows saved before durationMs: they read $json.duration.
 		duration: (record.duration as number) ?? null,
 		version: (record.version as string) ?? null,
 		toolCalls: toolCalls as unknown as IDataObject[],

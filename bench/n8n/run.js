@@ -1,0 +1,239 @@
+'use strict';
+/**
+ * `npm run bench:n8n`: BotDojo nodes against what a user builds with n8n's own nodes, in the real
+ * n8n that `npm start` installs, over one BotDojo emulator in its own process. Every workflow is
+ * started by a production webhook, so it runs in the n8n server, whose CPU (with its task runner)
+ * and peak RSS are read from /proc around each call. Variants alternate within each round.
+ *
+ * Environment: BENCH_ROUNDS (5), BENCH_SMALL_TOKENS (50000), BENCH_LARGE_TOKENS (1000000; 0 skips),
+ * BENCH_LARGE_ROUNDS (BENCH_ROUNDS), BENCH_EXPORT_RECORDS (20000), BENCH_LARGE_MAX_LINE_MIB (64:
+ * Run Flow's Max Line Size at 1M tokens; 0 keeps the default), BENCH_ONLY (tokens,large,stream,
+ * export: comma-separated phases).
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const local = require('../../scripts/n8n-local');
+const { startEmulatorProcess } = require('./emulator');
+const { benchWorkflows, CREDENTIAL } = require('./workflows');
+const { callWebhook } = require('./client');
+const { treeCpuMs, resetPeakRss, peakRssGrowth } = require('./proc');
+const { sampleHeap } = require('./heap');
+const { table } = require('./report');
+
+const env = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
+const ROUNDS = env('BENCH_ROUNDS', 5);
+const SMALL = env('BENCH_SMALL_TOKENS', 50_000);
+const LARGE = env('BENCH_LARGE_TOKENS', 1_000_000);
+const LARGE_ROUNDS = env('BENCH_LARGE_ROUNDS', ROUNDS);
+const RECORDS = env('BENCH_EXPORT_RECORDS', 20_000);
+const MAX_LINE_MIB = env('BENCH_LARGE_MAX_LINE_MIB', 64);
+const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export').split(',');
+const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
+
+const log = (message) => console.error(`[bench:n8n] ${message}`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const state = { emu: undefined, stopN8n: undefined, userFolder: undefined };
+
+async function setup() {
+	state.emu = await startEmulatorProcess();
+	const { target } = state.emu;
+	await local.ensureN8nInstalled({ log });
+	const packed = local.buildAndPack();
+	fs.mkdirSync(local.LOCAL_DIR, { recursive: true });
+	state.userFolder = fs.mkdtempSync(path.join(local.LOCAL_DIR, 'bench-'));
+	local.installPackageInto(state.userFolder, packed);
+	packed.cleanup();
+	const ports = { port: await local.freePort(), brokerPort: await local.freePort() };
+	const workflows = benchWorkflows(target, {
+		smallTokens: SMALL,
+		largeTokens: LARGE,
+		largeRunFlowOptions: MAX_LINE_MIB ? { maxLineMiB: MAX_LINE_MIB } : {},
+	});
+	await local.importIntoN8n({
+		userFolder: state.userFolder,
+		ports,
+		credentials: [local.botDojoCredential(target, CREDENTIAL.botDojoApi)],
+		workflows: Object.values(workflows).map((w) => w.workflow),
+	});
+	const n8n = await local.startN8n({
+		userFolder: state.userFolder,
+		...ports,
+		logFile: path.join(state.userFolder, 'n8n.log'),
+		extraEnv: { N8N_METRICS: 'true' },
+		onSpawn: (stop) => (state.stopN8n = stop),
+	});
+	const session = new local.N8nSession(n8n.url);
+	await session.setupOwnerOrLogin({
+		email: 'bench@example.com',
+		firstName: 'Bench',
+		lastName: 'Mark',
+		password: local.newPassword(),
+	});
+	for (const { workflow } of Object.values(workflows))
+		await local.activateWorkflow(session, workflow.id);
+	log(`n8n ${local.N8N_VERSION} on ${n8n.url} (pid ${n8n.child.pid}), emulator on ${target.baseUrl}`);
+	return { n8n, workflows, pid: n8n.child.pid };
+}
+
+async function teardown() {
+	await state.stopN8n?.().catch(() => undefined);
+	await state.emu?.close().catch(() => undefined);
+	if (state.userFolder && process.env.BENCH_KEEP !== '1') {
+		const cache = path.join(state.userFolder, '.cache');
+		if (fs.existsSync(cache)) fs.rmSync(fs.realpathSync(cache), { recursive: true, force: true });
+		fs.rmSync(state.userFolder, { recursive: true, force: true });
+	}
+}
+
+/** Waits until n8n is idle (saving the execution may finish after the answer). */
+async function settle(pid) {
+	for (let i = 0; i < 25; i++) {
+		const before = treeCpuMs(pid);
+		await sleep(200);
+		if (treeCpuMs(pid) - before <= 20) return;
+	}
+}
+
+/** One call of a webhook with n8n's CPU and peak RSS growth around it. */
+async function measure(ctx, key, options, check, { reset = true } = {}) {
+	// Each run leaves its record in the emulator (20 MB at 1M tokens): forget them.
+	if (reset) await state.emu.reset();
+	await settle(ctx.pid);
+	const rssBefore = resetPeakRss(ctx.pid);
+	const heap = await sampleHeap(ctx.n8n.url);
+	const cpuBefore = treeCpuMs(ctx.pid);
+	const result = await callWebhook(`${ctx.n8n.url}/webhook/${ctx.workflows[key].path}`, options);
+	const heapMB = (await heap.stop()) / 1e6;
+	await settle(ctx.pid);
+	const cpuMs = treeCpuMs(ctx.pid) - cpuBefore;
+	const rssMB = peakRssGrowth(ctx.pid, rssBefore) / 1e6;
+	if (result.status !== 200)
+		throw new Error(`${key} answered ${result.status}: ${result.raw ?? JSON.stringify(result.json)}`);
+	check?.(result);
+	return { ...result, cpuMs, rssMB, heapMB };
+}
+
+const textOf = (tokens) => (result) => {
+	const length = (result.json?.text ?? result.text)?.length;
+	if (length !== tokens * TOKEN_CHARS)
+		throw new Error(`expected ${tokens * TOKEN_CHARS} characters of text, got ${length}`);
+};
+
+/** Alternates the variants (A, B, …, A, B, …) for `rounds` rounds. */
+async function alternate(title, rounds, variants) {
+	const results = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+	for (let round = 1; round <= rounds; round++) {
+		for (const [name, run] of Object.entries(variants)) {
+			const row = await run();
+			results[name].push(row);
+			log(`${title} round ${round} ${name}: ${row.ms.toFixed(0)} ms, CPU ${row.cpuMs} ms, RSS +${row.rssMB.toFixed(0)} MB, heap +${row.heapMB.toFixed(0)} MB`);
+		}
+	}
+	return results;
+}
+
+async function tokenPhase(ctx, size, tokens, rounds) {
+	const results = await alternate(`${size}`, rounds, {
+		'HTTP Request + Code': () => measure(ctx, `http-${size}`, {}, textOf(tokens)),
+		'Run Flow': () => measure(ctx, `runflow-${size}`, {}, textOf(tokens)),
+	});
+	const notes = size === 'large' && MAX_LINE_MIB ? { 'Run Flow': `Max Line Size ${MAX_LINE_MIB} MiB` } : {};
+	return table(`Run Flow vs HTTP Request + Code, ${tokens.toLocaleString('en')} tokens`, results, {
+		baseline: 'HTTP Request + Code',
+		figures: ['ms', 'cpuMs', 'heapMB', 'rssMB'],
+		notes,
+	});
+}
+
+async function streamPhase(ctx) {
+	const nodeName = 'BotDojo Run Flow';
+	const streamed = (key, gzip) => async () => {
+		const row = await measure(ctx, key, { stream: true, gzip, nodeName });
+		const flow = await state.emu.lastRun();
+		row.beforeFlowEnd = row.firstItemAt !== undefined && row.firstItemAt < flow.respondedAt;
+		if (key === 'stream-forward') textOf(SMALL)(row);
+		return row;
+	};
+	const results = await alternate('stream', ROUNDS, {
+		'forwarding off, gzip': streamed('stream-noforward', true),
+		'forwarding on, gzip': streamed('stream-forward', true),
+		'forwarding off, identity': streamed('stream-noforward', false),
+		'forwarding on, identity': streamed('stream-forward', false),
+	});
+	const early = (name) =>
+		`${results[name].filter((r) => r.beforeFlowEnd).length}/${results[name].length} first chunks before the flow's stream ended`;
+	const split = (encoding) =>
+		table(
+			`Streaming Webhook → Run Flow, ${SMALL.toLocaleString('en')} tokens, ${encoding === 'gzip' ? 'Accept-Encoding: gzip' : 'no compression'}`,
+			{
+				[`forwarding off, ${encoding}`]: results[`forwarding off, ${encoding}`],
+				[`forwarding on, ${encoding}`]: results[`forwarding on, ${encoding}`],
+			},
+			{
+				baseline: `forwarding off, ${encoding}`,
+				figures: ['ms', 'cpuMs', 'firstItemMs'],
+				notes: { [`forwarding on, ${encoding}`]: early(`forwarding on, ${encoding}`) },
+			},
+		);
+	return `${split('gzip')}\n\n${split('identity')}`;
+}
+
+async function exportPhase(ctx) {
+	await state.emu.reset();
+	await state.emu.seed('flow_echo', RECORDS);
+	const exported = (key) => async () => {
+		const pagesBefore = await state.emu.count('export');
+		const row = await measure(
+			ctx,
+			key,
+			{},
+			(result) => {
+				if (!result.json?.id) throw new Error(`${key}: no record in the answer`);
+			},
+			{ reset: false },
+		);
+		row.pages = (await state.emu.count('export')) - pagesBefore;
+		return row;
+	};
+	const results = await alternate('export', ROUNDS, {
+		'HTTP Request pagination + Split Out': exported('export-http'),
+		'Export Return All': exported('export-node'),
+	});
+	return table(`Export, ${RECORDS.toLocaleString('en')} records`, results, {
+		baseline: 'HTTP Request pagination + Split Out',
+		figures: ['ms', 'cpuMs', 'heapMB', 'rssMB'],
+	});
+}
+
+async function main() {
+	const started = Date.now();
+	process.once('SIGINT', () => void teardown().finally(() => process.exit(130)));
+	const ctx = await setup();
+	log('warm-up: each small workflow once');
+	for (const key of ['http-small', 'runflow-small', 'stream-forward', 'stream-noforward'])
+		await measure(ctx, key, key.startsWith('stream') ? { stream: true, nodeName: 'BotDojo Run Flow' } : {});
+	const tables = [];
+	if (ONLY.includes('tokens')) tables.push(await tokenPhase(ctx, 'small', SMALL, ROUNDS));
+	if (ONLY.includes('large') && LARGE) tables.push(await tokenPhase(ctx, 'large', LARGE, LARGE_ROUNDS));
+	if (ONLY.includes('stream')) tables.push(await streamPhase(ctx));
+	if (ONLY.includes('export')) tables.push(await exportPhase(ctx));
+	const cpus = require('node:os').cpus();
+	console.log(
+		[
+			`## bench:n8n ${new Date().toISOString().slice(0, 16)}Z, n8n ${local.N8N_VERSION}, ${cpus.length} × ${cpus[0]?.model.trim()}, Node ${process.version} (client)`,
+			'Each cell: min / median / max over the rounds; ×base: per-round ratio to the baseline (min / median / max).',
+			'',
+			tables.join('\n\n'),
+		].join('\n'),
+	);
+	log(`done in ${local.formatDuration(Date.now() - started)}`);
+}
+
+main()
+	.catch((error) => {
+		console.error(`bench:n8n failed: ${error.stack || error.message}`);
+		process.exitCode = 1;
+	})
+	.finally(() => teardown());

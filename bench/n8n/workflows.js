@@ -1,0 +1,137 @@
+'use strict';
+/**
+ * The benchmark's workflows, each started by a production webhook (so it runs inside the n8n
+ * server process): BotDojo nodes and what a user would build instead with n8n's own nodes.
+ */
+const CREDENTIAL = { botDojoApi: { id: 'botdojoBenchCred', name: 'BotDojo bench' } };
+const EXPORT_FLOW = 'flow_echo';
+/** What a user writes in a Code node to read BotDojo's NDJSON stream: split, parse, join tokens. */
+const SPLIT_NDJSON = `const out = [];
+for (const item of $input.all()) {
+  let text = '';
+  let final = {};
+  for (const line of item.json.data.split('\\n')) {
+    if (!line) continue;
+    const event = JSON.parse(line);
+    if (event.tag === 'onNewToken') text += event.data.token;
+    else if (!event.tag) final = event;
+  }
+  out.push({ json: { text, status: final.status, flowRequestId: final.id, flowSessionId: final.flow_session_id } });
+}
+return out;`;
+
+let nextId = 0;
+function node(name, type, typeVersion, parameters, extra = {}) {
+	nextId += 1;
+	return {
+		id: `00000000-0000-4000-8000-${String(nextId).padStart(12, '0')}`,
+		name,
+		type,
+		typeVersion,
+		position: [nextId * 220, 300],
+		parameters,
+		...extra,
+	};
+}
+
+function webhook(path, responseMode) {
+	const parameters = { httpMethod: 'POST', path, responseMode, options: {} };
+	if (responseMode === 'lastNode') parameters.responseData = 'firstEntryJson';
+	return node('Webhook', 'n8n-nodes-base.webhook', 2.1, parameters, {
+		webhookId: `bench-${path}`,
+	});
+}
+
+/** Webhook → nodes in a chain. */
+function workflow(id, name, nodes) {
+	const connections = {};
+	for (let i = 0; i + 1 < nodes.length; i++)
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
+}
+
+function runFlowNode(tokens, options) {
+	return node(
+		'BotDojo Run Flow',
+		'n8n-nodes-botdojo.botDojoRunFlow',
+		1,
+		{
+			flowId: 'flow_big',
+			inputMode: 'json',
+			bodyJson: JSON.stringify({ tokens }),
+			options,
+		},
+		{ credentials: CREDENTIAL },
+	);
+}
+
+function apiUrl(target, endpoint) {
+	return `${target.baseUrl}/accounts/${target.accountId}/projects/${target.projectId}/${endpoint}`;
+}
+
+function httpRequestNode(target, endpoint, body, options = {}) {
+	return node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, {
+		method: 'POST',
+		url: apiUrl(target, endpoint),
+		sendHeaders: true,
+		headerParameters: { parameters: [{ name: 'Authorization', value: target.apiKey }] },
+		sendBody: true,
+		specifyBody: 'json',
+		jsonBody: JSON.stringify(body),
+		options,
+	});
+}
+
+/** Every workflow, by key; `path` is its webhook path. `runFlowOptions` sets Run Flow's options. */
+function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions }) {
+	const list = {};
+	const add = (key, nodes) => {
+		const path = `bench-${key}`;
+		nodes.unshift(webhook(path, key.startsWith('stream') ? 'streaming' : 'lastNode'));
+		list[key] = { path, workflow: workflow(`bdBench${key.replace(/-/g, '')}`, `bench ${key}`, nodes) };
+	};
+	const tokenRun = (tokens) =>
+		httpRequestNode(target, 'flows/flow_big/run', { body: { tokens }, options: { stream: 'http' } }, {
+			response: { response: { responseFormat: 'text', outputPropertyName: 'data' } },
+		});
+	const code = () => node('Split NDJSON', 'n8n-nodes-base.code', 2, { jsCode: SPLIT_NDJSON });
+	add('runflow-small', [runFlowNode(smallTokens, {})]);
+	add('http-small', [tokenRun(smallTokens), code()]);
+	add('runflow-large', [runFlowNode(largeTokens, largeRunFlowOptions)]);
+	add('http-large', [tokenRun(largeTokens), code()]);
+	add('stream-forward', [runFlowNode(smallTokens, { forwardTokens: true })]);
+	add('stream-noforward', [runFlowNode(smallTokens, { forwardTokens: false })]);
+	add('export-node', [
+		node(
+			'BotDojo Export Requests',
+			'n8n-nodes-botdojo.botDojoExportRequests',
+			1,
+			{ operation: 'export', flowId: EXPORT_FLOW, returnAll: true, options: {} },
+			{ credentials: CREDENTIAL },
+		),
+	]);
+	add('export-http', [
+		httpRequestNode(target, 'flow_requests/export', { params: [EXPORT_FLOW, null, 1000] }, {
+			pagination: {
+				pagination: {
+					paginationMode: 'updateAParameterInEachRequest',
+					parameters: {
+						parameters: [
+							{
+								type: 'body',
+								name: 'params',
+								value: `={{ ["${EXPORT_FLOW}", $response.body.nextCursor, 1000] }}`,
+							},
+						],
+					},
+					paginationCompleteWhen: 'other',
+					completeExpression: '={{ !$response.body.hasMore }}',
+				},
+			},
+		}),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'results', options: {} }),
+	]);
+	return list;
+}
+
+module.exports = { benchWorkflows, EXPORT_FLOW, CREDENTIAL };

@@ -1,0 +1,141 @@
+/**
+ * Session "Keep in Chat Memory": the BotDojo session of a conversation is written as a marker
+ * message into the chat memory connected to the node (n8n's Redis Chat Memory or Postgres Chat
+ * Memory, which every queue-mode worker shares). The memory's own session key names the
+ * conversation.
+ *
+ * Two first messages at once: each creates a session ahead, appends its marker, reads the list
+ * back and uses the first marker of the newest generation. Redis (RPUSH) and Postgres (serial
+ * ids) keep one order for every reader, so all racers agree. A session BotDojo no longer knows
+ * is replaced by a marker of the next generation, the same way. A flow key may not create
+ * sessions: then the run starts without a session and its session is recorded after the run
+ * (two first messages at the same moment can then end on two sessions; the first recorded wins).
+ */
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
+
+import { asNodeError } from '../../shared/itemErrors';
+import { positionalRequest, unwrapResults } from '../../shared/transport';
+import type { RunOutcome } from '../helpers/flowRun';
+import { isSessionRefused } from './rememberedRun';
+import type { SessionUse } from './sessionStore';
+
+/** What the node uses of a langchain chat memory (no langchain import in node code). */
+interface ChatHistory {
+	getMessages(): Promise<Array<{ content?: unknown }>>;
+	addAIMessage(text: string): Promise<void>;
+}
+
+interface Marker {
+	generation: number;
+	id: string;
+}
+
+const MARKER = /^\[BotDojo session (\d+)\] (\S+)$/;
+
+function markerText(marker: Marker): string {
+	return `[BotDojo session ${marker.generation}] ${marker.id}`;
+}
+
+async function readHistory(ctx: IExecuteFunctions, itemIndex: number): Promise<ChatHistory> {
+	const memory = (await ctx.getInputConnectionData(NodeConnectionTypes.AiMemory, itemIndex)) as
+		| { chatHistory?: Partial<ChatHistory> }
+		| undefined;
+	const history = memory?.chatHistory;
+	if (typeof history?.getMessages !== 'function' || typeof history.addAIMessage !== 'function') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Session: Keep in Chat Memory needs a chat memory connected to the Memory input',
+			{
+				itemIndex,
+				description:
+					'Connect a Redis Chat Memory or Postgres Chat Memory node (in queue mode, every worker reaches them), or choose another Session mode. Nothing was sent to BotDojo.',
+			},
+		);
+	}
+	return history as ChatHistory;
+}
+
+/** The first marker of the newest generation: the same for every reader of the list. */
+async function currentMarker(history: ChatHistory): Promise<Marker | undefined> {
+	let current: Marker | undefined;
+	for (const message of await history.getMessages()) {
+		const match = typeof message.content === 'string' ? MARKER.exec(message.content) : null;
+		if (!match) continue;
+		const generation = Number(match[1]);
+		if (!current || generation > current.generation) current = { generation, id: match[2] };
+	}
+	return current;
+}
+
+/** A new session for the flow, or undefined when the key may not create one (a flow key). */
+async function createSession(
+	ctx: IExecuteFunctions,
+	flowId: string,
+	itemIndex: number,
+): Promise<string | undefined> {
+	try {
+		const answer = unwrapResults<IDataObject>(
+			await positionalRequest.call(ctx, ['flow_sessions', 'createSession'], [flowId, {}], {
+				subject: { flowId },
+				itemIndex,
+			}),
+		);
+		return typeof answer?.id === 'string' ? answer.id : undefined;
+	} catch (error) {
+		if ((error as { httpCode?: string }).httpCode === '403') return undefined;
+		throw asNodeError(ctx, error, itemIndex);
+	}
+}
+
+/**
+ * Creates a session and appends its marker of the given generation, then returns the marker
+ * every racer uses (maybe another's); undefined when the key may not create sessions.
+ */
+async function startGeneration(
+	ctx: IExecuteFunctions,
+	history: ChatHistory,
+	flowId: string,
+	itemIndex: number,
+	generation: number,
+): Promise<Marker | undefined> {
+	const id = await createSession(ctx, flowId, itemIndex);
+	if (!id) return undefined;
+	await history.addAIMessage(markerText({ generation, id }));
+	const current = await currentMarker(history);
+	return current && current.generation >= generation ? current : { generation, id };
+}
+
+export async function runWithMemory(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	flowId: string,
+	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
+): Promise<IDataObject> {
+	const history = await readHistory(ctx, itemIndex);
+	let marker = await currentMarker(history);
+	let use: SessionUse = marker ? 'continued' : 'new';
+	let generation = marker?.generation ?? 1;
+	marker ??= await startGeneration(ctx, history, flowId, itemIndex, generation);
+	let outcome: RunOutcome;
+	try {
+		outcome = await runIn(marker?.id);
+	} catch (error) {
+		if (!marker || !isSessionRefused(error)) throw asNodeError(ctx, error, itemIndex);
+		// BotDojo refused the session while loading the request, before the flow ran.
+		use = 'replaced';
+		generation = marker.generation + 1;
+		marker = await startGeneration(ctx, history, flowId, itemIndex, generation);
+		outcome = await runIn(marker?.id);
+	}
+	// Without a session made ahead (flow key), the run's own session is recorded after it.
+	if (!marker && outcome.sessionId) {
+		await history.addAIMessage(markerText({ generation, id: outcome.sessionId }));
+	}
+	if (outcome.failure) throw outcome.failure;
+	return { ...outcome.json, session: use };
+}

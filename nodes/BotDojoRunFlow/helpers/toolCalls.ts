@@ -1,0 +1,167 @@
+/**
+ * Tool calls from the two shapes BotDojo describes a tool step in:
+ * - the real one (BotDojo's chat SDK types): `{ stepId, stepLabel, stepStatus, content,
+ *   arguments (a JSON string), toolPhase, canvas, subIntermediateSteps }`, also with the SDK's
+ *   `stepToolName` / `stepToolArguments` / `stepToolResult` names;
+ * - a flat one: `{ toolName, input, output | error, status }`.
+ * The same steps arrive as `onIntermediateStepUpdate` events and in the final record's
+ * `aiMessage.steps`, so a streamed and a non-streamed run give the same tool calls.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export interface ToolCall {
+	name: string;
+	input?: unknown;
+	output?: unknown;
+	error?: unknown;
+	status: 'running' | 'complete' | 'error';
+	startedAt?: string;
+	endedAt?: string;
+	durationMs?: number;
+	runId?: string;
+	stepId?: string;
+}
+
+export function asObject(value: unknown): IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
+}
+
+export function firstDefined(data: IDataObject, keys: string[]): unknown {
+	for (const key of keys) if (data[key] !== undefined && data[key] !== null) return data[key];
+	return undefined;
+}
+
+/** Arguments arrive as a JSON string in the real shape: parsed when they are JSON. */
+function parsedArguments(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const trimmed = value.trim();
+	if (!/^[[{"]/.test(trimmed)) return value;
+	try {
+		return JSON.parse(trimmed);
+	} catch {
+		return value;
+	}
+}
+
+const NAME_KEYS = ['stepToolName', 'toolName', 'tool'];
+const REAL_TOOL_KEYS = ['arguments', 'stepToolArguments', 'toolPhase', 'stepToolPhase'];
+
+/** A step is a tool step when it names a tool or carries tool arguments or a tool phase. */
+function isToolStep(step: IDataObject): boolean {
+	return [...NAME_KEYS, ...REAL_TOOL_KEYS].some((key) => step[key] !== undefined);
+}
+
+function statusOf(step: IDataObject, error: unknown): ToolCall['status'] {
+	const status = String(firstDefined(step, ['stepStatus', 'status']) ?? '').toLowerCase();
+	if (status === 'error' || status === 'failed' || error !== undefined) return 'error';
+	if (status === 'processing' || status === 'running' || status === 'start') return 'running';
+	return 'complete';
+}
+
+/** One tool step, either shape, as a ToolCall. */
+export function toolCallOfStep(step: IDataObject): ToolCall {
+	const name = firstDefined(step, [...NAME_KEYS, 'stepLabel', 'name']);
+	const explicitError = firstDefined(step, ['error', 'errorMessage']);
+	const status = statusOf(step, explicitError);
+	const call: ToolCall = {
+		name: name === undefined ? 'unknown' : String(name),
+		input: parsedArguments(
+			firstDefined(step, ['stepToolArguments', 'arguments', 'input', 'toolInput', 'args']),
+		),
+		status,
+	};
+	const result = firstDefined(step, [
+		'stepToolResult',
+		'output',
+		'toolOutput',
+		'result',
+		'content',
+	]);
+	if (status === 'error') call.error = explicitError ?? result;
+	else if (result !== undefined) call.output = result;
+	const runId = firstDefined(step, ['runId', 'run_id']);
+	if (runId !== undefined) call.runId = String(runId);
+	const stepId = step.stepId;
+	if (stepId !== undefined && stepId !== null) call.stepId = String(stepId);
+	return call;
+}
+
+/** Tool steps of a step list, nested ones (`subIntermediateSteps`, `subSteps`) included. */
+export function toolStepsOf(steps: unknown, into: IDataObject[] = []): IDataObject[] {
+	if (!Array.isArray(steps)) return into;
+	for (const item of steps) {
+		const step = asObject(item);
+		if (isToolStep(step)) into.push(step);
+		toolStepsOf(step.subIntermediateSteps ?? step.subSteps, into);
+	}
+	return into;
+}
+
+/** Tool calls read from the record's aiMessage.steps. */
+export function toolCallsFromRecord(record: IDataObject): ToolCall[] {
+	return toolStepsOf(asObject(record.aiMessage).steps).map(toolCallOfStep);
+}
+
+/**
+ * Step updates by step id: a later update of the same step replaces the earlier one, so a
+ * step that went "processing" → "complete" is one call.
+ */
+export class StepToolCalls {
+	private readonly byKey = new Map<string, ToolCall>();
+
+	private anonymous = 0;
+
+	add(data: unknown): void {
+		for (const step of toolStepsOf([data])) {
+			const call = toolCallOfStep(step);
+			const id = step.stepId ?? step.runId;
+			const key = id !== undefined && id !== null ? String(id) : `#${this.anonymous++}`;
+			const earlier = this.byKey.get(key);
+			// An update may leave out what an earlier one said (e.g. the arguments).
+			this.byKey.set(key, earlier ? { ...earlier, ...defined(call) } : call);
+		}
+	}
+
+	get calls(): ToolCall[] {
+		return [...this.byKey.values()];
+	}
+}
+
+function defined(call: ToolCall): Partial<ToolCall> {
+	const out: Partial<ToolCall> = {};
+	for (const [key, value] of Object.entries(call)) {
+		if (value !== undefined) (out as IDataObject)[key] = value as IDataObject[string];
+	}
+	return out;
+}
+
+/**
+ * The run's tool calls: the final record's steps decide when they name tools (so a streamed
+ * and a non-streamed run agree); streamed timings (onToolStart/End) are added to the matching
+ * call. Without tool steps in the record: the tool events, then the step events.
+ */
+export function resolveToolCalls(
+	record: IDataObject,
+	fromEvents: ToolCall[],
+	fromSteps: ToolCall[],
+): ToolCall[] {
+	const fromRecord = toolCallsFromRecord(record);
+	if (fromRecord.length === 0) return fromEvents.length > 0 ? fromEvents : fromSteps;
+	const unmatched = [...fromEvents];
+	for (const call of fromRecord) {
+		const index = unmatched.findIndex((event) =>
+			call.runId !== undefined && event.runId !== undefined
+				? event.runId === call.runId
+				: event.name === call.name,
+		);
+		if (index === -1) continue;
+		const [event] = unmatched.splice(index, 1);
+		if (event.startedAt) call.startedAt = event.startedAt;
+		if (event.endedAt) call.endedAt = event.endedAt;
+		if (event.durationMs !== undefined) call.durationMs = event.durationMs;
+		if (call.runId === undefined && event.runId !== undefined) call.runId = event.runId;
+	}
+	return fromRecord;
+}

@@ -1,0 +1,314 @@
+/**
+ * The one NDJSON reader. It turns a byte stream of one-JSON-value-per-line into values as the
+ * bytes arrive, and says clearly what went wrong, and after how many events, when it cannot.
+ */
+import { sleep } from 'n8n-workflow';
+
+/** Longest line accepted, in characters (so at least this many bytes): 16 Mi. */
+export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+export type NdjsonFailure =
+	| 'malformed'
+	| 'oversize'
+	| 'incomplete'
+	| 'idle'
+	| 'timeout'
+	| 'dropped'
+	| 'cancelled';
+
+/** A stream that could not be read to its final line; `events` counts what had arrived. */
+export class NdjsonStreamError extends Error {
+	constructor(
+		readonly kind: NdjsonFailure,
+		message: string,
+		readonly events: number,
+		readonly cause?: unknown,
+	) {
+		super(message);
+		this.name = 'NdjsonStreamError';
+	}
+}
+
+/** A line problem found by NdjsonLines; the stream reader adds the event count. */
+class LineFault extends Error {
+	constructor(
+		readonly kind: 'malformed' | 'oversize',
+		readonly detail: string,
+	) {
+		super(detail);
+	}
+}
+
+function lineFault(kind: LineFault['kind'], detail: string): LineFault {
+	return new LineFault(kind, detail);
+}
+
+/**
+ * Splits chunks into lines and parses each. Lines and multi-byte UTF-8 characters may be split
+ * across chunks: the TextDecoder in stream mode keeps partial characters, and a partial line is
+ * kept as pieces (joined once, when its newline arrives) up to `maxLineChars`.
+ */
+export class NdjsonLines {
+	private readonly decoder = new TextDecoder('utf-8');
+
+	private pending: string[] = [];
+
+	private pendingLength = 0;
+
+	/** Lines seen so far, blank ones included: the number of the next line is `lineNumber + 1`. */
+	lineNumber = 0;
+
+	/** Characters of the lines read so far. */
+	private charsRead = 0;
+
+	constructor(
+		private readonly onValue: (value: unknown) => void,
+		private readonly maxLineChars = DEFAULT_MAX_LINE_CHARS,
+	) {}
+
+	push(chunk: Uint8Array | string): void {
+		const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+		let start = 0;
+		let newline = text.indexOf('\n');
+		if (newline === -1) {
+			this.hold(text);
+			return;
+		}
+		if (this.pendingLength > 0) {
+			this.hold(text.slice(0, newline));
+			const line = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+			this.pending = [];
+			this.pendingLength = 0;
+			this.parse(line);
+			start = newline + 1;
+			newline = text.indexOf('\n', start);
+		}
+		while (newline !== -1) {
+			if (newline - start > this.maxLineChars) this.check(newline - start, text, start);
+			this.parse(text.slice(start, newline));
+			start = newline + 1;
+			newline = text.indexOf('\n', start);
+		}
+		if (start < text.length) this.hold(start === 0 ? text : text.slice(start));
+	}
+
+	/** The stream ended: a last line without a newline still counts. */
+	end(): void {
+		const rest = this.decoder.decode();
+		if (rest) this.hold(rest);
+		if (this.pendingLength > 0) {
+			const line = this.pending.join('');
+			this.pending = [];
+			this.pendingLength = 0;
+			this.parse(line);
+		}
+	}
+
+	private hold(part: string): void {
+		if (part.length === 0) return;
+		this.pendingLength += part.length;
+		this.pending.push(part);
+		if (this.pendingLength > this.maxLineChars) {
+			this.check(this.pendingLength, this.pending[0], 0);
+		}
+	}
+
+	/**
+	 * A line over the limit. An event line (`{"tag":…`) is refused. The final result line carries
+	 * the answer twice (text_output and aiMessage.content), so it may be longer by twice what the
+	 * stream sent before it: a runaway line is still refused, a large answer is not.
+	 */
+	private check(length: number, text: string, start: number): void {
+		const isEvent = /^\s*\{\s*"tag"\s*:/.test(text.slice(start, start + 32));
+		if (isEvent || length > this.maxLineChars + 2 * this.charsRead) this.refuse(length);
+	}
+
+	private refuse(length: number): never {
+		this.pending = [];
+		this.pendingLength = 0;
+		const limit = this.maxLineChars;
+		throw lineFault(
+			'oversize',
+			`Line ${this.lineNumber + 1} of the stream is longer than ${limit} characters (at least ${length} so far) and was refused rather than held in memory`,
+		);
+	}
+
+	private parse(line: string): void {
+		this.lineNumber++;
+		this.charsRead += line.length;
+		let value: unknown;
+		try {
+			value = JSON.parse(line);
+		} catch (error) {
+			if (/^\s*$/.test(line)) return;
+			const preview = line.length > 80 ? `${line.slice(0, 80)}…` : line;
+			throw lineFault(
+				'malformed',
+				`Line ${this.lineNumber} of the stream is not valid JSON (${(error as Error).message}): ${JSON.stringify(preview)}`,
+			);
+		}
+		this.onValue(value);
+	}
+}
+
+export interface NdjsonStreamOptions {
+	/** Called for each value; returns true for the final value, after which reading stops. */
+	onValue: (value: unknown) => boolean | void;
+	/** Called after each chunk of the source was read (e.g. to send what it brought at once). */
+	onChunkRead?: () => void;
+	/** Ends the source early (e.g. destroys the HTTP body) so that its iteration stops. */
+	stopSource: (reason: Error) => void;
+	maxLineChars?: number;
+	/** Longest pause between two chunks, in ms; 0 or absent: no limit. */
+	idleTimeoutMs?: number;
+	/** Time limit for the whole stream, in ms from `startedAt`; 0 or absent: no limit. */
+	totalTimeoutMs?: number;
+	startedAt?: number;
+	/** The execution's cancel signal: ends the stream at once. */
+	cancelSignal?: AbortSignal;
+}
+
+export interface NdjsonStreamResult {
+	final: unknown;
+	/** Values before the final one. */
+	events: number;
+}
+
+/** What a failed iteration of the source means: a bad line, or a dropped connection. */
+function readFailure(error: unknown, events: number): NdjsonStreamError {
+	if (error instanceof LineFault) {
+		return new NdjsonStreamError(error.kind, `${error.detail}; ${arrived(events)}`, events);
+	}
+	const detail = (error as Error)?.message ?? String(error);
+	return new NdjsonStreamError(
+		'dropped',
+		`The connection dropped before the final result line (${detail}); ${arrived(events)}`,
+		events,
+		error,
+	);
+}
+
+/** The caller's own error, unchanged (the caller maps it). */
+function passOn(error: unknown): unknown {
+	return error;
+}
+
+function arrived(events: number): string {
+	return `${events} event${events === 1 ? '' : 's'} had arrived`;
+}
+
+/**
+ * Reads NDJSON from `source` until the final value. Idle and total timeouts are kept by one
+ * watchdog loop (no timer per chunk): each chunk only stamps the time it arrived.
+ */
+export async function readNdjsonStream(
+	source: AsyncIterable<Uint8Array | string>,
+	options: NdjsonStreamOptions,
+): Promise<NdjsonStreamResult> {
+	let events = 0;
+	let final: unknown;
+	let finished = false;
+	const lines = new NdjsonLines((value) => {
+		if (finished) return;
+		if (options.onValue(value) === true) {
+			final = value;
+			finished = true;
+		} else events++;
+	}, options.maxLineChars);
+
+	let lastChunkAt = Date.now();
+	let stopReason: NdjsonStreamError | undefined;
+	const stop = (reason: NdjsonStreamError) => {
+		if (stopReason) return;
+		stopReason = reason;
+		options.stopSource(reason);
+	};
+	const onCancel = () =>
+		stop(
+			new NdjsonStreamError(
+				'cancelled',
+				`The run was canceled while its stream was being read; ${arrived(events)}`,
+				events,
+			),
+		);
+	const watchdogDone = new AbortController();
+	const cancelSignal = options.cancelSignal;
+	if (cancelSignal?.aborted) onCancel();
+	cancelSignal?.addEventListener('abort', onCancel, { once: true });
+	void watch();
+
+	// An error thrown while pushing that is no LineFault is the caller's own (from onValue):
+	// it is passed on as it is, not taken for a dropped stream.
+	let pushing = false;
+	try {
+		for await (const chunk of source) {
+			lastChunkAt = Date.now();
+			pushing = true;
+			lines.push(chunk);
+			options.onChunkRead?.();
+			pushing = false;
+			if (finished || stopReason) break;
+		}
+		if (!finished && !stopReason) lines.end();
+	} catch (error) {
+		if (stopReason) throw stopReason;
+		if (pushing && !(error instanceof LineFault)) {
+			options.stopSource(error as Error);
+			throw passOn(error);
+		}
+		const failure = readFailure(error, events);
+		// A bad line: hang up at once rather than read on to the end.
+		if (failure.kind !== 'dropped') options.stopSource(failure);
+		throw failure;
+	} finally {
+		watchdogDone.abort();
+		cancelSignal?.removeEventListener('abort', onCancel);
+	}
+	if (stopReason) throw stopReason;
+	if (!finished) {
+		throw new NdjsonStreamError(
+			'incomplete',
+			`The stream ended without the final result line; ${arrived(events)}`,
+			events,
+		);
+	}
+	return { final, events };
+
+	/** Sleeps until the nearest limit, then either stops the source or sleeps again. */
+	async function watch(): Promise<void> {
+		const idle = options.idleTimeoutMs ?? 0;
+		const total = options.totalTimeoutMs ?? 0;
+		if (idle <= 0 && total <= 0) return;
+		const deadline = total > 0 ? (options.startedAt ?? Date.now()) + total : Infinity;
+		while (!watchdogDone.signal.aborted && !stopReason) {
+			const now = Date.now();
+			const idleLeft = idle > 0 ? lastChunkAt + idle - now : Infinity;
+			const totalLeft = deadline - now;
+			if (totalLeft <= 0) {
+				stop(
+					new NdjsonStreamError(
+						'timeout',
+						`The run took longer than the timeout of ${total} ms; ${arrived(events)}`,
+						events,
+					),
+				);
+				return;
+			}
+			if (idleLeft <= 0) {
+				stop(
+					new NdjsonStreamError(
+						'idle',
+						`The stream stalled: nothing arrived for ${idle} ms; ${arrived(events)}`,
+						events,
+					),
+				);
+				return;
+			}
+			try {
+				await sleep(Math.max(1, Math.min(idleLeft, totalLeft)), watchdogDone.signal);
+			} catch {
+				return;
+			}
+		}
+	}
+}

@@ -1,0 +1,95 @@
+'use strict';
+/**
+ * n8n 2.40.7 in queue mode: one main and `workers` workers sharing one PostgreSQL database, one
+ * Redis and one encryption key; each process has its own user folder with the packed package in
+ * `.n8n/nodes`. Workers answer health checks on 127.0.0.1 only.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { freePort, runN8nCli, startN8n } = require('./n8n-process');
+const { installPackageInto } = require('./community-package');
+const { QUEUE_DIR } = require('./queue-services');
+
+function queueEnv(services, encryptionKey) {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(services.redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(services.postgres.port),
+		DB_POSTGRESDB_DATABASE: services.postgres.database,
+		DB_POSTGRESDB_USER: services.postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+		N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+	};
+}
+
+async function importJson(cli, kind, value) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botdojo-queue-import-'));
+	try {
+		const file = path.join(dir, `${kind}.json`);
+		fs.writeFileSync(file, JSON.stringify(value), { mode: 0o600 });
+		await runN8nCli([`import:${kind}`, `--input=${file}`], cli);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Imports the credentials and workflows, then starts the main and the workers.
+ * Returns { url, folder, main, workers, stop() }.
+ */
+async function startQueueN8n({ services, packed, credentials, workflows, workers = 2, log }) {
+	const folder = fs.mkdtempSync(path.join(QUEUE_DIR, 'n8n-'));
+	const extra = queueEnv(services, crypto.randomBytes(24).toString('hex'));
+	const processes = [];
+	const stop = async () => {
+		for (const started of processes.reverse()) await started.stop();
+	};
+	const prepare = async (name) => {
+		const userFolder = path.join(folder, name);
+		installPackageInto(userFolder, packed);
+		return { userFolder, port: await freePort(), brokerPort: await freePort() };
+	};
+	try {
+		const main = await prepare('main');
+		const cli = { ...main, extra };
+		if (credentials.length) await importJson(cli, 'credentials', credentials);
+		if (workflows.length) await importJson(cli, 'workflow', workflows);
+		const mainProcess = await startN8n({
+			...main,
+			logFile: path.join(folder, 'main.log'),
+			extraEnv: extra,
+		});
+		processes.push(mainProcess);
+		log(`n8n main on ${mainProcess.url} (log: ${path.join(folder, 'main.log')})`);
+		const started = await Promise.all(
+			Array.from({ length: workers }, async (_, index) => {
+				const worker = await prepare(`worker-${index + 1}`);
+				const logFile = path.join(folder, `worker-${index + 1}.log`);
+				const workerProcess = await startN8n({
+					...worker,
+					logFile,
+					command: ['worker', '--concurrency=10'],
+					extraEnv: { ...extra, QUEUE_HEALTH_CHECK_PORT: String(worker.port) },
+					onSpawn: (stopWorker) => processes.push({ stop: stopWorker }),
+				});
+				log(`n8n worker ${index + 1} ready (log: ${logFile})`);
+				return { ...workerProcess, logFile };
+			}),
+		);
+		return { url: mainProcess.url, folder, main: mainProcess, workers: started, stop };
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}
+
+module.exports = { startQueueN8n };

@@ -1,0 +1,171 @@
+'use strict';
+/**
+ * Queue-mode end-to-end suite (`npm run test:e2e:queue`): n8n 2.40.7 main + 2 workers, Redis and
+ * PostgreSQL (Debian's packages, our own processes on 127.0.0.1), the packed package in every
+ * process, against the BotDojo emulator in this process. Several conversations at once through
+ * the public chat (Redis Chat Memory) and a Webhook (Postgres Chat Memory); the emulator's request
+ * log shows which session each run asked for.
+ *   QUEUE_KEEP=1  keep .queue-local/ (logs, data) afterwards
+ */
+const assert = require('node:assert/strict');
+const { before, after, test } = require('node:test');
+
+const local = require('../../scripts/n8n-local');
+const { startQueueStack } = require('../../scripts/lib/queue-stack');
+const { startEmulator } = require('../../emulator');
+const { postAndReadLines } = require('../e2e/streamLines');
+
+const log = (message) => console.log(`[e2e-queue] ${message}`);
+const env = {};
+const CONVERSATIONS = 6;
+
+before(
+	async () => {
+		env.emu = await startEmulator({ port: 0 });
+		env.stack = await startQueueStack({
+			botDojo: {
+				baseUrl: env.emu.baseUrl,
+				accountId: env.emu.accountId,
+				projectId: env.emu.projectId,
+				apiKey: env.emu.keys.project,
+			},
+			owner: {
+				email: 'queue@example.com',
+				firstName: 'Queue',
+				lastName: 'Mode',
+				password: local.newPassword(),
+			},
+			log,
+		});
+	},
+	{ timeout: 20 * 60_000 },
+);
+after(
+	async () => {
+		await env.stack?.stop(process.env.QUEUE_KEEP === '1');
+		await env.emu?.close();
+	},
+	{ timeout: 120_000 },
+);
+
+/** The session each run request asked for, by the message it sent (undefined: none). */
+function sessionAskedFor(text) {
+	const runs = env.emu.requests.filter(
+		(r) => r.endpoint === 'run' && r.body?.body?.text_input === text,
+	);
+	assert.equal(runs.length, 1, `one run of "${text}"`);
+	return runs[0].body.options?.flow_session_id;
+}
+
+/** The session the run of a message ran in (from the emulator's flow request records). */
+function sessionRanIn(text) {
+	const record = [...env.emu.records.values()].find((r) => r.body?.text_input === text);
+	assert.ok(record, `a flow request for "${text}"`);
+	return record.flow_session_id;
+}
+
+/** Sessions created per conversation and second messages that continued their first's session. */
+function measure(label, chats) {
+	const firstSessions = chats.map((chat) => sessionRanIn(`${chat} one`));
+	const continued = chats.filter(
+		(chat, i) => sessionAskedFor(`${chat} two`) === firstSessions[i],
+	).length;
+	const sessions = env.emu.sessions.size - env.sessionsBefore;
+	log(
+		`${label}: ${chats.length} conversations, ${sessions} BotDojo sessions created, ${continued}/${chats.length} second messages continued their session`,
+	);
+	return { sessions, continued, firstSessions };
+}
+
+const chatsOf = (prefix) =>
+	Array.from({ length: CONVERSATIONS }, (_, i) => `${prefix}-${i}-${Date.now()}`);
+
+test(
+	'public chat (Redis Chat Memory): every second message continues its conversation',
+	{ timeout: 300_000 },
+	async () => {
+		const chatWorkflow = env.stack.workflows.find((w) => w.id === 'bdQueueChat');
+		const webhookId = chatWorkflow.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
+		const url = `${env.stack.n8n.url}/webhook/${webhookId}/chat`;
+		const say = async (sessionId, chatInput) => {
+			const { status, lines } = await postAndReadLines(
+				url,
+				{ action: 'sendMessage', sessionId, chatInput },
+				{ timeoutMs: 120_000 },
+			);
+			assert.equal(status, 200);
+			const items = lines.filter(
+				(l) => l.json?.type === 'item' && l.json.metadata?.nodeName === 'BotDojo Run Flow',
+			);
+			return items.map((l) => l.json.content).join('');
+		};
+		const chats = chatsOf('chat');
+		env.sessionsBefore = env.emu.sessions.size;
+		const firsts = await Promise.all(chats.map((chat) => say(chat, `${chat} one`)));
+		firsts.forEach((text, i) => assert.equal(text, `Echo #1: ${chats[i]} one`));
+		const seconds = await Promise.all(chats.map((chat) => say(chat, `${chat} two`)));
+		seconds.forEach((text, i) => assert.equal(text, `Echo #2: ${chats[i]} two`));
+		const { sessions, continued } = measure('queue mode, chat + Redis Chat Memory', chats);
+		assert.equal(continued, chats.length);
+		assert.equal(sessions, chats.length);
+	},
+);
+
+test(
+	'Webhook → Run Flow (Postgres Chat Memory): every second message continues its conversation, two racing first messages end on one session',
+	{ timeout: 300_000 },
+	async () => {
+		const url = `${env.stack.n8n.url}/webhook/bd-queue-memory`;
+		const say = async (chat, text) => {
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ chat, text }),
+				signal: AbortSignal.timeout(120_000),
+			});
+			assert.equal(response.status, 200, await response.clone().text());
+			return await response.json();
+		};
+		const chats = chatsOf('hook');
+		env.sessionsBefore = env.emu.sessions.size;
+		const firsts = await Promise.all(chats.map((chat) => say(chat, `${chat} one`)));
+		firsts.forEach((json) => assert.equal(json.session, 'new'));
+		const seconds = await Promise.all(chats.map((chat) => say(chat, `${chat} two`)));
+		seconds.forEach((json, i) => {
+			assert.equal(json.session, 'continued');
+			assert.equal(json.flowSessionId, firsts[i].flowSessionId);
+			assert.equal(json.text, `Echo #2: ${chats[i]} two`);
+		});
+		const { continued } = measure('queue mode, webhook + Postgres Chat Memory', chats);
+		assert.equal(continued, chats.length);
+
+		const twin = `twin-${Date.now()}`;
+		const [a, b] = await Promise.all([say(twin, 'twin first'), say(twin, 'twin second')]);
+		assert.equal(a.flowSessionId, b.flowSessionId);
+		assert.equal(sessionAskedFor('twin first'), sessionAskedFor('twin second'));
+	},
+);
+
+test(
+	'measurement only: Remember by Key in queue mode (static data is not shared by workers)',
+	{ timeout: 300_000 },
+	async () => {
+		const url = `${env.stack.n8n.url}/webhook/bd-queue-remember`;
+		const say = async (chat, text) => {
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ chat, text }),
+				signal: AbortSignal.timeout(120_000),
+			});
+			assert.equal(response.status, 200);
+			return await response.json();
+		};
+		const chats = chatsOf('remember');
+		env.sessionsBefore = env.emu.sessions.size;
+		await Promise.all(chats.map((chat) => say(chat, `${chat} one`)));
+		await Promise.all(chats.map((chat) => say(chat, `${chat} two`)));
+		const { sessions } = measure('queue mode, webhook + Remember by Key', chats);
+		assert.ok(sessions >= chats.length);
+	},
+);

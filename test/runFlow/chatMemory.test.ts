@@ -1,0 +1,124 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, never in n8n */
+/**
+ * Session "Keep in Chat Memory": the session of each conversation lives in the connected chat
+ * memory, so executions that share nothing else (queue-mode workers) keep conversations.
+ */
+
+import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
+
+import { chatLists, memoryOfChat } from '../helpers/chatMemory';
+import { useEmulator } from '../helpers/emulator';
+import { message, runBodies, runFlow } from '../helpers/runFlow';
+
+const env = useEmulator();
+
+const parameters = message('flow_chat', '={{ $json.text }}', { sessionMode: 'memory' });
+
+/** One execution as a queue-mode worker runs it: empty static data, nothing shared but memory. */
+async function say(chat: string, text: string, credentialId?: string) {
+	const flowId = credentialId === 'flow' ? 'flow_echo' : 'flow_chat';
+	const { items, error } = await runFlow(env, {
+		parameters: { ...parameters, flowId },
+		items: [{ json: { chat, text } }],
+		staticData: {},
+		mode: 'webhook',
+		subNodes: [memoryOfChat],
+		credentialId,
+	});
+	expect(error).toBeUndefined();
+	return items[0].json;
+}
+
+function markersOf(chat: string): string[] {
+	return (chatLists.get(chat)?.messages ?? []).map((m) => String(m.content));
+}
+
+function sessionsSent(): Map<string, string | undefined> {
+	return new Map(
+		runBodies(env).map(({ body, options }) => [
+			String(body.text_input),
+			options?.flow_session_id as string | undefined,
+		]),
+	);
+}
+
+const chats = Array.from({ length: 20 }, (_, i) => `chat-${i}`);
+
+beforeAll(() => {
+	env.emu.defineFlow('flow_chat', {
+		delayMs: 50,
+		answer: (body, session) => `Echo #${session.runNumber}: ${String(body.text_input)}`,
+	});
+});
+beforeEach(() => chatLists.clear());
+
+describe('BotDojo Run Flow: session kept in a chat memory', () => {
+	it('creates a session ahead, records it in the memory and continues it', async () => {
+		const first = await say('chat-a', 'Hello');
+		expect(first).toMatchObject({ text: 'Echo #1: Hello', session: 'new' });
+		const created = env.emu.requestsTo('createSession');
+		expect(created).toHaveLength(1);
+		expect(markersOf('chat-a')).toEqual([`[BotDojo session 1] ${String(first.flowSessionId)}`]);
+		const second = await say('chat-a', 'Again');
+		expect(second).toMatchObject({
+			text: 'Echo #2: Again',
+			session: 'continued',
+			flowSessionId: first.flowSessionId,
+		});
+		expect(env.emu.requestsTo('createSession')).toHaveLength(1);
+	});
+
+	it('20 new conversations at once on workers that share nothing else, then their second messages: each continued', async () => {
+		const firsts = await Promise.all(chats.map(async (chat) => await say(chat, `${chat} one`)));
+		expect(new Set(firsts.map((json) => json.flowSessionId)).size).toBe(20);
+		const seconds = await Promise.all(chats.map(async (chat) => await say(chat, `${chat} two`)));
+		expect(seconds.map((json) => json.session)).toEqual(chats.map(() => 'continued'));
+		const sent = sessionsSent();
+		chats.forEach((chat, i) => {
+			expect(sent.get(`${chat} one`)).toBe(firsts[i].flowSessionId);
+			expect(sent.get(`${chat} two`)).toBe(firsts[i].flowSessionId);
+		});
+		expect(env.emu.requestsTo('createSession')).toHaveLength(20);
+	});
+
+	it('two first messages of one conversation at the same moment end on one session', async () => {
+		const [a, b] = await Promise.all([say('chat-x', 'first'), say('chat-x', 'second')]);
+		expect(b.flowSessionId).toBe(a.flowSessionId);
+		const sent = sessionsSent();
+		expect(sent.get('first')).toBe(a.flowSessionId);
+		expect(sent.get('second')).toBe(a.flowSessionId);
+		const third = await say('chat-x', 'third');
+		expect(third).toMatchObject({ text: 'Echo #3: third', flowSessionId: a.flowSessionId });
+	});
+
+	it('replaces a session BotDojo no longer knows and says so', async () => {
+		const history = new InMemoryChatMessageHistory();
+		await history.addAIMessage('[BotDojo session 1] ses_expired');
+		chatLists.set('chat-b', history);
+		const after = await say('chat-b', 'Still there?');
+		expect(after).toMatchObject({ text: 'Echo #1: Still there?', session: 'replaced' });
+		expect(env.emu.requestsTo('run').map((request) => request.status)).toEqual([400, 200]);
+		expect(runBodies(env)[0].options?.flow_session_id).toBe('ses_expired');
+		expect(markersOf('chat-b')[1]).toBe(`[BotDojo session 2] ${String(after.flowSessionId)}`);
+		const next = await say('chat-b', 'Good');
+		expect(next).toMatchObject({ session: 'continued', flowSessionId: after.flowSessionId });
+	});
+
+	it('with a flow key (no Create Session), records the session after the first run', async () => {
+		const first = await say('chat-f', 'Hello', 'flow');
+		expect(first).toMatchObject({ session: 'new' });
+		expect(env.emu.requestsTo('createSession').map((request) => request.status)).toEqual([403]);
+		const second = await say('chat-f', 'Again', 'flow');
+		expect(second).toMatchObject({ session: 'continued', flowSessionId: first.flowSessionId });
+	});
+
+	it('says a memory must be connected, before any request', async () => {
+		const { error } = await runFlow(env, {
+			parameters,
+			items: [{ json: { chat: 'c', text: 'Hi' } }],
+		});
+		expect(error?.message).toMatch(/A Memory sub-node must be connected/);
+		expect(env.emu.requestsTo('run')).toHaveLength(0);
+		expect(env.emu.requestsTo('createSession')).toHaveLength(0);
+	});
+});

@@ -1,0 +1,272 @@
+/** BotDojo Run Flow: every parameter reaches BotDojo exactly as the spec writes it. */
+import { BotDojoRunFlow } from '../../nodes/BotDojoRunFlow/BotDojoRunFlow.node';
+import { useEmulator } from '../helpers/emulator';
+import { message, runBodies, runFlow } from '../helpers/runFlow';
+
+const env = useEmulator();
+
+describe('BotDojo Run Flow: input', () => {
+	it('sends a message as { text_input }, with stream "http" and nothing else by default', async () => {
+		const { items, error } = await runFlow(env, {
+			parameters: message('flow_echo', '={{ $json.question }}'),
+			items: [{ json: { question: 'Hello there' } }],
+		});
+		expect(error).toBeUndefined();
+		expect(runBodies(env)).toEqual([
+			{ body: { text_input: 'Hello there' }, options: { stream: 'http' } },
+		]);
+		expect(items[0].json.text).toBe('Echo #1: Hello there');
+	});
+
+	it('sends the message under another property when it is renamed', async () => {
+		await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { messageProperty: 'question' }),
+		});
+		expect(runBodies(env)[0].body).toEqual({ question: 'Hi' });
+	});
+
+	it('sends the JSON input as the whole body', async () => {
+		const { error } = await runFlow(env, {
+			parameters: {
+				flowId: 'flow_echo',
+				inputMode: 'json',
+				bodyJson: '={{ JSON.stringify({ text_input: $json.q, lang: "de", n: 2 }) }}',
+			},
+			items: [{ json: { q: 'Guten Tag' } }],
+		});
+		expect(error).toBeUndefined();
+		expect(runBodies(env)[0].body).toEqual({ text_input: 'Guten Tag', lang: 'de', n: 2 });
+	});
+
+	it('sends fields as the body, an expression keeping its type', async () => {
+		await runFlow(env, {
+			parameters: {
+				flowId: 'flow_echo',
+				inputMode: 'fields',
+				bodyFields: {
+					field: [
+						{ name: 'text_input', value: 'Hi' },
+						{ name: 'count', value: '={{ 3 }}' },
+						{ name: 'tags', value: '={{ ["a", "b"] }}' },
+					],
+				},
+			},
+		});
+		expect(runBodies(env)[0].body).toEqual({ text_input: 'Hi', count: 3, tags: ['a', 'b'] });
+	});
+
+	it('refuses invalid JSON before any request, naming the item', async () => {
+		const { error } = await runFlow(env, {
+			parameters: { flowId: 'flow_echo', inputMode: 'json', bodyJson: '={{ $json.body }}' },
+			items: [{ json: { body: '{"text_input": "ok"}' } }, { json: { body: '{"text_input": ' } }],
+		});
+		expect(error?.message).toMatch(
+			/^Input \(JSON\): is not valid JSON \(.+\) in item 2 \(index 1\)$/,
+		);
+		expect(error?.description).toContain('safe to fix this and run again');
+		expect(env.emu.requestsTo('run')).toHaveLength(0);
+	});
+
+	it('refuses an empty message and an empty flow ID before any request', async () => {
+		const empty = await runFlow(env, { parameters: message('flow_echo', '') });
+		expect(empty.error?.message).toBe('Message: is empty in item 1 (index 0)');
+		const noFlow = await runFlow(env, { parameters: message(' ', 'Hi') });
+		expect(noFlow.error?.message).toBe('Flow ID: is empty in item 1 (index 0)');
+		expect(env.emu.requestsTo('run')).toHaveLength(0);
+	});
+});
+
+describe('BotDojo Run Flow: options sent', () => {
+	it('sends stream "none" explicitly when streaming is off', async () => {
+		const { items } = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: { streaming: false } }),
+		});
+		expect(runBodies(env)[0].options).toEqual({ stream: 'none' });
+		expect(items[0].json.text).toBe('Echo #1: Hi');
+	});
+
+	it('sends version, override and evalOptions as the spec writes them', async () => {
+		const { error } = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', {
+				options: {
+					version: '2',
+					override: {
+						property: [
+							{ path: 'llm_1.temperature', value: '0.2' },
+							{ path: 'llm_1.model', value: 'gpt-4o' },
+							{ path: 'prompt_1.vars', value: '{"tone": "polite"}' },
+						],
+					},
+					evalRunMode: 'block',
+					evalRuns: {
+						run: [
+							{ flowEvalId: 'flow_eval_tone', externalInput: '{"expected": "polite"}' },
+							{ flowEvalId: 'flow_eval_length' },
+						],
+					},
+				},
+			}),
+		});
+		expect(error).toBeUndefined();
+		expect(runBodies(env)[0].options).toEqual({
+			stream: 'http',
+			version: '2',
+			override: {
+				'llm_1.temperature': 0.2,
+				'llm_1.model': 'gpt-4o',
+				'prompt_1.vars': { tone: 'polite' },
+			},
+			evalOptions: {
+				runMode: 'block',
+				runs: [
+					{ flowEvalId: 'flow_eval_tone', flowEvalExternalInput: { expected: 'polite' } },
+					{ flowEvalId: 'flow_eval_length' },
+				],
+			},
+		});
+		const record = [...env.emu.records.values()][0];
+		expect(record.version).toBe('2');
+	});
+
+	it('sends stream_events only when the event set is narrowed (none chosen means all)', async () => {
+		await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: { events: [] } }),
+		});
+		await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', {
+				options: {
+					events: [
+						'onLog',
+						'onNewToken',
+						'onIntermediateStepUpdate',
+						'onFlowStart',
+						'onFlowEnd',
+						'onToolStart',
+						'onToolEnd',
+						'onToolError',
+					],
+				},
+			}),
+		});
+		await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', {
+				options: { events: ['onToolError', 'onNewToken'] },
+			}),
+		});
+		const [none, all, narrowed] = runBodies(env);
+		expect(none.options).toEqual({ stream: 'http' });
+		expect(all.options).toEqual({ stream: 'http' });
+		expect(narrowed.options).toEqual({
+			stream: 'http',
+			stream_events: ['onNewToken', 'onToolError'],
+		});
+	});
+
+	it('sends only the evaluation run mode when no evaluations are listed', async () => {
+		await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: { evalRunMode: 'skip' } }),
+		});
+		expect(runBodies(env)[0].options).toEqual({ stream: 'http', evalOptions: { runMode: 'skip' } });
+	});
+
+	it('refuses an override value that looks like JSON but is not, before any request', async () => {
+		const { error } = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', {
+				options: { override: { property: [{ path: 'llm_1.cfg', value: '{"a": ' }] } },
+			}),
+		});
+		expect(error?.message).toMatch(
+			/^Options › Override › "llm_1.cfg": looks like JSON but is not valid .* in item 1 \(index 0\)$/,
+		);
+		expect(env.emu.requestsTo('run')).toHaveLength(0);
+	});
+});
+
+describe('BotDojo Run Flow: output', () => {
+	it('simplified output has the documented fields', async () => {
+		const { items } = await runFlow(env, { parameters: message('flow_echo', 'Hi') });
+		const record = [...env.emu.records.values()][0];
+		expect(items[0].json).toEqual({
+			text: 'Echo #1: Hi',
+			flowSessionId: record.flow_session_id,
+			flowRequestId: record.id,
+			status: 'complete',
+			durationMs: record.duration,
+			duration: record.duration,
+			version: '3',
+			toolCalls: [],
+		});
+	});
+
+	it('Simplify off and an old saved Options › Output of Raw both give the whole record', async () => {
+		for (const parameters of [
+			message('flow_echo', 'Hi', { simplify: false }),
+			message('flow_echo', 'Hi', { options: { output: 'raw' } }),
+		]) {
+			env.emu.reset();
+			const { items } = await runFlow(env, { parameters });
+			const record = [...env.emu.records.values()][0];
+			expect(items[0].json).toMatchObject({ id: record.id, response: record.response });
+			expect(items[0].json).not.toHaveProperty('text');
+		}
+	});
+
+	it('an old saved Options › Output of Simplified stays simplified', async () => {
+		const { items } = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: { output: 'simplified' } }),
+		});
+		expect(items[0].json).toMatchObject({ text: 'Echo #1: Hi', status: 'complete' });
+	});
+
+	it('raw output is the whole record, with every event when asked', async () => {
+		const { items } = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: { output: 'raw', includeEvents: true } }),
+		});
+		const record = [...env.emu.records.values()][0];
+		const json = items[0].json;
+		for (const [field, value] of Object.entries(record)) expect(json[field]).toEqual(value);
+		const tags = (json.events as Array<{ tag: string }>).map((event) => event.tag);
+		expect(tags[0]).toBe('onFlowStart');
+		expect(tags.filter((tag) => tag === 'onNewToken')).toHaveLength(3);
+		expect(tags[tags.length - 1]).toBe('onFlowEnd');
+	});
+
+	it('raw output without streaming is the record BotDojo answered', async () => {
+		const { items } = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: { output: 'raw', streaming: false } }),
+		});
+		const record = [...env.emu.records.values()][0];
+		expect(items[0].json).toEqual({ ...JSON.parse(JSON.stringify(record)), toolCalls: [] });
+	});
+
+	it('never puts the API key in the output or in an error', async () => {
+		const ok = await runFlow(env, {
+			parameters: message('flow_tools', 'Hi', {
+				options: { output: 'raw', includeEvents: true, includeLogs: true },
+			}),
+		});
+		env.emu.injectFault('500', { endpoint: 'run' });
+		const failed = await runFlow(env, { parameters: message('flow_echo', 'Hi') });
+		const wrongKey = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi'),
+			credentialId: 'wrong',
+		});
+		expect(failed.error).toBeDefined();
+		expect(wrongKey.error?.message).toMatch(/rejected the API key/);
+		const seen = JSON.stringify([ok.items, failed.error, wrongKey.error, failed.run.data]);
+		expect(seen).not.toContain(env.credentials.main.apiKey);
+		expect(seen).not.toContain(env.credentials.wrong.apiKey);
+		// ...while the key did reach BotDojo in the Authorization header, raw.
+		expect(env.emu.requestsTo('run')[0].headers.authorization).toBe(env.credentials.main.apiKey);
+	});
+});
+
+describe('BotDojo Run Flow: as an AI Agent tool', () => {
+	it('is usable as a tool, with a description the agent reads, shown only in the tool', () => {
+		const { description } = new BotDojoRunFlow();
+		expect(description.usableAsTool).toBe(true);
+		const toolDescription = description.properties.find((p) => p.name === 'toolDescription');
+		expect(toolDescription).toMatchObject({ type: 'string', required: true });
+		expect(toolDescription?.displayOptions).toEqual({ show: { '@tool': [true] } });
+	});
+});

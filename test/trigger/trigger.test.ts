@@ -1,0 +1,295 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runPoll } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
+
+const env = useEmulator();
+
+const FLOW = 'flow_watch';
+const STATE_KEY = 'node:BotDojo Trigger';
+
+function trigger(parameters: IDataObject = {}, credentialId?: string) {
+	return {
+		type: 'botDojoTrigger',
+		parameters: { flowId: FLOW, statuses: 'both', ...parameters } as never,
+		...(credentialId ? { credentialId } : {}),
+	};
+}
+
+function poll(
+	staticData: IDataObject,
+	parameters: IDataObject = {},
+	mode?: 'trigger' | 'manual',
+	pollBudgetMs?: number,
+) {
+	return runPoll({
+		node: trigger(parameters),
+		credentials: env.credentials,
+		staticData,
+		mode,
+		pollBudgetMs,
+	});
+}
+
+function stateOf(staticData: IDataObject): IDataObject {
+	return staticData[STATE_KEY] as IDataObject;
+}
+
+function iso(ms: number): string {
+	return new Date(ms).toISOString();
+}
+
+function add(id: string, modifiedMs: number, status = 'complete', flowId = FLOW) {
+	return env.emu.addRecord({ id, flow_id: flowId, modified: iso(modifiedMs), status });
+}
+
+/** BotDojo changes a finished record later (an evaluation, a tag): `modified` moves, `endTime` not. */
+function modify(record: IDataObject, modifiedMs: number) {
+	return env.emu.touchRequest(String(record.id), {
+		modified: iso(modifiedMs),
+		eval_job_id: `eval_${modifiedMs}`,
+	});
+}
+
+function emittedIds(output: Awaited<ReturnType<typeof runPoll>>['output']): unknown[] {
+	return output === null ? [] : output[0].map((item) => item.json.id);
+}
+
+function exportParams(): unknown[][] {
+	return env.emu.requestsTo('export').map((r: { body: { params: unknown[] } }) => r.body.params);
+}
+
+/** Activates the trigger over a flow with history; returns the high-water mark it started at. */
+async function activate(staticData: IDataObject): Promise<number> {
+	env.emu.seedFlowRequests(FLOW, 30, { start: Date.now() - 3_600_000, stepMs: 1000 });
+	const first = await poll(staticData);
+	expect(first.output).toBeNull();
+	expect(exportParams()).toEqual([]);
+	return Date.parse(stateOf(staticData).highWaterMark as string);
+}
+
+describe('BotDojo Trigger', () => {
+	it('emits each new request once over three polls, including one at the boundary timestamp', async () => {
+		const staticData: IDataObject = {};
+		const before = Date.now();
+		const mark = await activate(staticData);
+		expect(mark).toBeGreaterThanOrEqual(before);
+		expect(stateOf(staticData)).toEqual({
+			flowId: FLOW,
+			highWaterMark: iso(mark),
+			windowStart: iso(mark),
+			handled: {},
+		});
+
+		// Between polls 1 and 2: three finished requests (two at the same moment), one running.
+		add('req_a', mark + 1000);
+		add('req_b', mark + 2000, 'error');
+		add('req_c', mark + 2000);
+		add('req_running', mark + 1500, 'running');
+		add('req_other_flow', mark + 1500, 'complete', 'flow_other');
+		const second = await poll(staticData);
+		expect(emittedIds(second.output)).toEqual(['req_a', 'req_b', 'req_c']);
+		expect(second.output?.[0][1].json.status).toBe('error');
+		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark)]);
+		expect(stateOf(staticData)).toEqual({
+			flowId: FLOW,
+			highWaterMark: iso(mark + 2000),
+			windowStart: iso(mark),
+			handled: { req_a: mark + 1000, req_b: mark + 2000, req_c: mark + 2000 },
+		});
+
+		// Between polls 2 and 3: one more exactly at the boundary, two later.
+		add('req_boundary', mark + 2000);
+		add('req_d', mark + 3000, 'error');
+		add('req_e', mark + 4000);
+		const third = await poll(staticData);
+		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark + 2000)]);
+		expect(emittedIds(third.output)).toEqual(['req_boundary', 'req_d', 'req_e']);
+		expect(stateOf(staticData)).toMatchObject({
+			highWaterMark: iso(mark + 4000),
+			handled: expect.objectContaining({ req_boundary: mark + 2000, req_e: mark + 4000 }),
+		});
+
+		// Nothing new: null, and the state stays where it was.
+		const before4 = JSON.stringify(stateOf(staticData));
+		const fourth = await poll(staticData);
+		expect(fourth.output).toBeNull();
+		expect(JSON.stringify(stateOf(staticData))).toBe(before4);
+	});
+
+	it('fires once per request however often BotDojo modifies its record later, across restarts', async () => {
+		let staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		const a = add('req_a', mark + 1000);
+		const b = add('req_b', mark + 2000, 'error');
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_a', 'req_b']);
+
+		for (let change = 1; change <= 5; change++) {
+			modify(a, mark + 10_000 * change);
+			modify(b, mark + 10_000 * change + 1);
+			// n8n restarts between polls: the state comes back from the database as JSON.
+			staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			expect((await poll(staticData)).output).toBeNull();
+			expect(stateOf(staticData).highWaterMark).toBe(iso(mark + 10_000 * change + 1));
+		}
+		// Each poll asked only from its high-water mark.
+		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark + 40_001)]);
+
+		// A new request among the modified ones still fires, alone.
+		modify(a, mark + 70_000);
+		add('req_c', mark + 70_000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_c']);
+	});
+
+	it('many requests sharing one millisecond: each fires once, over polls cut short by the budget', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		const pile = env.emu.seedFlowRequests(FLOW, 2500, { start: mark + 5000, stepMs: 0 });
+		const ids = pile.map((r: { id: string }) => r.id);
+		const fired: unknown[] = [];
+		// A budget of 0 ms stops every poll after one page: the next poll goes on at its cursor.
+		for (const size of [1000, 1000, 500]) {
+			const { output } = await poll(staticData, {}, 'trigger', 0);
+			expect(output?.[0]).toHaveLength(size);
+			fired.push(...emittedIds(output));
+		}
+		// Within one millisecond BotDojo orders by id.
+		expect(fired).toEqual([...ids].sort());
+		expect(
+			exportParams()
+				.slice(0, 3)
+				.map((params) => params[1] === null),
+		).toEqual([true, false, false]);
+		expect(stateOf(staticData).resume).toBeUndefined();
+		expect(await poll(staticData)).toMatchObject({ output: null });
+
+		// All of them modified later, in one millisecond again: nothing fires.
+		for (const record of pile) modify(record, mark + 9000);
+		for (let i = 0; i < 3; i++) {
+			expect(await poll(staticData, {}, 'trigger', 0)).toMatchObject({ output: null });
+		}
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
+	it('keeps memory bounded: at most 10,000 ids and 7 days, and never fires for what it forgot', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		const backlog = env.emu.seedFlowRequests(FLOW, 10_500, { start: mark + 1, stepMs: 1 });
+		expect((await poll(staticData)).output?.[0]).toHaveLength(10_500);
+		const state = stateOf(staticData);
+		expect(Object.keys(state.handled as IDataObject)).toHaveLength(10_000);
+		// The window now starts after the oldest 500, which are forgotten but still never fire.
+		expect(state.windowStart).toBe(iso(mark + 501));
+		modify(backlog[0], mark + 20_000);
+		modify(backlog[10_499], mark + 20_001);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+
+		// A record changed 8 days after it ended lies before the 7-day window: it does not fire.
+		const late = add('req_late', mark + 30_000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_late']);
+		modify(late, mark + 30_000 + 8 * 24 * 3_600_000);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+		expect(stateOf(staticData).windowStart).toBe(iso(mark + 30_000 + 24 * 3_600_000));
+		expect(stateOf(staticData).handled).toEqual({});
+	});
+
+	it('takes over the state of trigger 1.0 without firing again', async () => {
+		const mark = Date.now() - 60_000;
+		const old = add('req_old', mark - 5000);
+		const atMark = add('req_at_mark', mark);
+		const staticData: IDataObject = {
+			[STATE_KEY]: { flowId: FLOW, highWaterMark: iso(mark), idsAtHighWaterMark: ['req_at_mark'] },
+		};
+		modify(old, mark + 1000);
+		modify(atMark, mark + 2000);
+		add('req_new', mark + 3000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_new']);
+		expect(stateOf(staticData)).toEqual({
+			flowId: FLOW,
+			highWaterMark: iso(mark + 3000),
+			windowStart: iso(mark),
+			handled: { req_at_mark: mark, req_new: mark + 3000 },
+		});
+	});
+
+	it('emits only the chosen status, yet moves past the others', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		add('req_ok_1', mark + 1000);
+		add('req_fail_1', mark + 2000, 'error');
+		add('req_ok_2', mark + 3000);
+		const errors = await poll(staticData, { statuses: 'error' });
+		expect(emittedIds(errors.output)).toEqual(['req_fail_1']);
+		expect(stateOf(staticData).highWaterMark).toBe(iso(mark + 3000));
+
+		add('req_ok_3', mark + 4000);
+		expect(await poll(staticData, { statuses: 'error' })).toMatchObject({ output: null });
+		expect(stateOf(staticData).highWaterMark).toBe(iso(mark + 4000));
+		// Switching the filter does not replay what was passed over.
+		add('req_ok_4', mark + 5000);
+		const completes = await poll(staticData, { statuses: 'complete' });
+		expect(emittedIds(completes.output)).toEqual(['req_ok_4']);
+	});
+
+	it('drains a backlog larger than a page, in order, once', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		const backlog = env.emu.seedFlowRequests(FLOW, 2500, { start: mark + 1, stepMs: 10 });
+		const drained = await poll(staticData);
+		expect(emittedIds(drained.output)).toEqual(backlog.map((r: { id: string }) => r.id));
+		expect(
+			exportParams()
+				.slice(1)
+				.map((params) => params[1]),
+		).toEqual([expect.any(String), expect.any(String)]);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
+	it('starts again from now when the flow is changed', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		add('req_new', mark + 1000);
+		add('req_elsewhere_history', Date.now() - 1000, 'complete', 'flow_elsewhere');
+		const switched = await poll(staticData, { flowId: 'flow_elsewhere' });
+		expect(switched.output).toBeNull();
+		expect(stateOf(staticData).flowId).toBe('flow_elsewhere');
+		add('req_elsewhere_2', Date.now() + 1000, 'complete', 'flow_elsewhere');
+		const next = await poll(staticData, { flowId: 'flow_elsewhere' });
+		expect(emittedIds(next.output)).toEqual(['req_elsewhere_2']);
+	});
+
+	it('a manual run returns the latest request and leaves the state alone', async () => {
+		const now = Date.now();
+		add('req_old', now - 90 * 24 * 3_600_000);
+		add('req_latest', now - 40 * 24 * 3_600_000);
+		add('req_old_error', now - 60 * 24 * 3_600_000, 'error');
+		const staticData: IDataObject = {};
+		const latest = await poll(staticData, {}, 'manual');
+		expect(emittedIds(latest.output)).toEqual(['req_latest']);
+		expect(latest.output?.[0][0].json).toMatchObject({ flow_id: FLOW, status: 'complete' });
+		const latestError = await poll(staticData, { statuses: 'error' }, 'manual');
+		expect(emittedIds(latestError.output)).toEqual(['req_old_error']);
+		expect(staticData[STATE_KEY] ?? {}).toEqual({});
+		expect(await poll(staticData, { flowId: 'flow_empty' }, 'manual')).toMatchObject({
+			output: null,
+		});
+	});
+
+	it('fails the poll without moving the mark when the export makes no progress', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		add('req_a', mark + 1000);
+		env.emu.injectFault('empty-page', { endpoint: 'export', times: 1 });
+		await expect(poll(staticData)).rejects.toThrow(/stopped making progress on page 1/);
+		expect(stateOf(staticData).highWaterMark).toBe(iso(mark));
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_a']);
+	});
+
+	it('maps a wrong API key to the 401 message', async () => {
+		const staticData: IDataObject = {};
+		await activate(staticData);
+		await expect(
+			runPoll({ node: trigger({}, 'wrong'), credentials: env.credentials, staticData }),
+		).rejects.toThrow('BotDojo rejected the API key (401)');
+	});
+});
