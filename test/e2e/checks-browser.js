@@ -10,6 +10,7 @@ const path = require('node:path');
 const { describe, before, after, test } = require('node:test');
 const { chromium } = require('playwright-core');
 
+const { registerPickerChecks } = require('./nodePicker');
 const { ROOT, PACKAGE, EXAMPLES_DIR, readExamples } = require('../../scripts/n8n-local');
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -89,7 +90,7 @@ module.exports = function registerBrowserChecks(env) {
 			// A fresh context is a fresh, empty profile.
 			const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 			page = await context.newPage();
-			page.setDefaultTimeout(30_000);
+			page.setDefaultTimeout(90_000);
 			page.on('pageerror', (error) => pageErrors.push(error.message));
 		});
 
@@ -106,6 +107,8 @@ module.exports = function registerBrowserChecks(env) {
 			await page.screenshot({ path: path.join(SHOTS_DIR, '00-signed-in.png') });
 			await assertNoErrorShown(page, 'the start page');
 		});
+
+		registerPickerChecks(env, () => page, SHOTS_DIR);
 
 		// Read now: tests are registered before setup() runs.
 		for (const workflow of readExamples()) {

@@ -9,17 +9,20 @@ const path = require('node:path');
 
 const local = require('../../scripts/n8n-local');
 const { startEmulator } = require('../../emulator');
+const { scaledDefaultEnv } = require('./checks-slowRun');
+const { startFakeOpenAi } = require('./fakeOpenAi');
 
 const E2E_WORKFLOWS_DIR = path.join(__dirname, 'workflows');
 const ARTIFACTS_DIR = path.join(local.ROOT, '.e2e-screenshots');
 // Workflows whose trigger needs the workflow published: webhooks, the public chat, the poller.
-const ACTIVATE = ['bdDemoChat', 'bdDemoTrigger', 'bdE2eStreamWebhook'];
+const ACTIVATE = ['bdDemoChat', 'bdDemoTrigger', 'bdE2eStreamWebhook', 'bdDemoAgent'];
 
 const log = (message) => console.log(`[e2e] ${message}`);
 
 /** Shared state of the suite; filled by setup(). */
 const env = {
 	emu: undefined,
+	openAi: undefined,
 	n8n: undefined,
 	session: undefined,
 	userFolder: undefined,
@@ -41,6 +44,12 @@ function readE2eWorkflows() {
 		}));
 }
 
+/** The credential demo 7's OpenAI Chat Model uses by name, pointed at the fake. */
+function fakeOpenAiCredential(url) {
+	const data = { apiKey: 'sk-e2e-fake', url, header: false };
+	return { id: 'e2eFakeOpenAi', name: 'OpenAI account', type: 'openAiApi', data };
+}
+
 async function timed(name, fn) {
 	const started = Date.now();
 	const result = await fn();
@@ -56,6 +65,8 @@ env.setup = async function setup() {
 	});
 	env.emu = await startEmulator({ port: 0, seedDemo: true });
 	log(`emulator on ${env.emu.baseUrl}`);
+	// The OpenAI Chat Model of demo 7 talks to this fake through its credential's Base URL.
+	env.openAi = await startFakeOpenAi();
 	await timed('n8n install (cached after the first run)', () =>
 		local.ensureN8nInstalled({ log: (m) => log(m) }),
 	);
@@ -80,7 +91,7 @@ env.setup = async function setup() {
 		local.importIntoN8n({
 			userFolder: env.userFolder,
 			ports: env.ports,
-			credentials: [credential],
+			credentials: [credential, fakeOpenAiCredential(env.openAi.url)],
 			workflows: env.workflows,
 		}),
 	);
@@ -90,6 +101,7 @@ env.setup = async function setup() {
 			userFolder: env.userFolder,
 			...env.ports,
 			logFile: path.join(env.userFolder, 'n8n.log'),
+			extraEnv: scaledDefaultEnv,
 			onSpawn: (stop) => (env.stopN8n = stop),
 		}),
 	);
@@ -110,6 +122,7 @@ env.teardown = async function teardown() {
 	env.tornDown = true;
 	await env.stopN8n?.();
 	await env.emu?.close();
+	await env.openAi?.close();
 	// n8n's log of this run stays beside the screenshots (git-ignored), for when a check failed.
 	const n8nLog = env.userFolder && path.join(env.userFolder, 'n8n.log');
 	if (n8nLog && fs.existsSync(n8nLog)) {

@@ -20,5 +20,7 @@ trigger.registerTriggerStart(env);
 require('./checks-types')(env);
 require('./checks-demos')(env);
 require('./checks-streaming')(env);
+require('./checks-slowRun').registerSlowRunChecks(env);
+require('./checks-agent')(env);
 require('./checks-browser')(env);
 trigger.registerTriggerCheck(env);

@@ -68,6 +68,8 @@ async function request(
 		repeatable: false,
 		abortSignal: runAbort.signal,
 		retry: options.retry,
+		// 0 turns off n8n's own 300 s default: the Timeout option alone bounds the run (timer below).
+		timeout: 0,
 	};
 	const payload = {
 		body: run.body,
