@@ -1,12 +1,12 @@
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { routeOperation } from '../shared/execution/runner';
+import { nodeHeader } from '../shared/params/nodeHeader';
 import * as getStatus from './actions/getStatus.operation';
 import { indexIdField } from './actions/indexId';
 import * as queryMetadata from './actions/queryMetadata.operation';
@@ -15,22 +15,17 @@ const operations = { getStatus: getStatus.operation, queryMetadata: queryMetadat
 
 export class BotDojoQueryIndex implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'BotDojo Query Index',
-		name: 'botDojoQueryIndex',
+		...nodeHeader({
+			title: 'Query Index',
+			name: 'botDojoQueryIndex',
+			description: 'Read the status of a BotDojo vector index, or find its chunks by metadata',
+		}),
 		icon: {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		group: ['transform'],
-		version: 1,
-		subtitle:
-			'={{ $parameter["operation"] === "getStatus" ? "Get status of " : "Query " }}{{ $parameter["indexId"] }}',
-		description: 'Read the status of a BotDojo vector index, or find its chunks by metadata',
-		defaults: { name: 'BotDojo Query Index' },
+		subtitle: `={{ ($parameter["operation"] === "getStatus" ? "Get status of " : "Query ") + (!$parameter["indexId"] ? "index" : String($parameter["indexId"]).startsWith("=") ? "index from input" : $parameter["indexId"]) }}`,
 		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
 		properties: [
 			{
 				displayName: 'Operation',

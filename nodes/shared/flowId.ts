@@ -1,6 +1,6 @@
 /**
- * The Flow ID parameter of every node that works on one flow: the same name, label, placeholder
- * and check everywhere; each node says in the description what it does with the flow.
+ * The old Flow ID parameter (a plain string). New code uses ../params/flowId (a resource locator
+ * whose reader also reads these plain strings); this file goes when no node imports it.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 

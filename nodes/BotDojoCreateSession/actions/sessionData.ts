@@ -2,7 +2,7 @@
  * Session data: named stores, each holding variables that the flow reads with
  * `sessionState.get(<store>).getVariable(<variable>)`.
  */
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	invalidInput,
@@ -109,21 +109,24 @@ interface StoreField {
 }
 
 /** Reads the session data of the current item in either form, and checks its shape. */
-export function readSessionData(ctx: IExecuteSingleFunctions): IDataObject | undefined {
-	const place: InputPlace = { node: ctx.getNode(), itemIndex: ctx.getItemIndex() };
-	const mode = ctx.getNodeParameter('dataMode', 'fields') as string;
+export function readSessionData(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): IDataObject | undefined {
+	const place: InputPlace = { node: ctx.getNode(), itemIndex };
+	const mode = ctx.getNodeParameter('dataMode', itemIndex, 'fields') as string;
 	if (mode === 'none') return undefined;
 	if (mode === 'json') {
 		const data = parseJsonObject(
 			place,
 			'Session Data (JSON)',
-			ctx.getNodeParameter('sessionDataJson', '{}'),
+			ctx.getNodeParameter('sessionDataJson', itemIndex, '{}'),
 			JSON_SHAPE,
 		);
 		checkStores(place, data);
 		return data;
 	}
-	const stores = (ctx.getNodeParameter('stores.store', []) as StoreField[]) ?? [];
+	const stores = (ctx.getNodeParameter('stores.store', itemIndex, []) as StoreField[]) ?? [];
 	const data: IDataObject = {};
 	stores.forEach((store, storeIndex) => {
 		const name = requireText(

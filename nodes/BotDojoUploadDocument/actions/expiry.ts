@@ -2,9 +2,9 @@
  * When a signed link stops working: a number of minutes from now, or a date. Either way it
  * must lie in the future; BotDojo gets it as ISO 8601 UTC with milliseconds.
  */
-import { DateTime } from 'luxon';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { readDateValue } from '../../shared/params/dates';
 import { invalidInput, type InputPlace } from '../../shared/validation';
 
 const show = (expiresMode: string) => ({
@@ -62,7 +62,8 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 		return now + Math.round(minutes * 60_000);
 	}
 	const value = ctx.getNodeParameter('expiresAt', place.itemIndex, '') as unknown;
-	const at = toEpochMs(value, ctx.getTimezone());
+	const reading = readDateValue(value, ctx.getTimezone());
+	const at = reading && 'ms' in reading ? reading.ms : undefined;
 	const valid =
 		'Give a date and time after now, e.g. 2030-01-31T18:00:00Z or {{ $now.plus(1, "day") }}.';
 	if (at === undefined) {
@@ -77,28 +78,4 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 		);
 	}
 	return at;
-}
-
-/** An n8n DateTime, a Date, epoch milliseconds or a date string in any common format. */
-function toEpochMs(value: unknown, timeZone: string): number | undefined {
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-	if (value && typeof (value as DateTime).toMillis === 'function') {
-		const ms = (value as DateTime).toMillis();
-		return Number.isFinite(ms) ? ms : undefined;
-	}
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const text = value.trim();
-	const options = { zone: timeZone };
-	const parsers = [
-		() => DateTime.fromISO(text, options),
-		() => DateTime.fromSQL(text, options),
-		() => DateTime.fromRFC2822(text, options),
-		() => DateTime.fromHTTP(text, options),
-	];
-	for (const parse of parsers) {
-		const parsed = parse();
-		if (parsed.isValid) return parsed.toMillis();
-	}
-	return undefined;
 }

@@ -1,0 +1,160 @@
+/**
+ * The one parser for every date a user types or maps: n8n DateTime values from expressions, JS
+ * Dates, epoch milliseconds, ISO 8601 strings in any zone (the date picker's zone-less strings
+ * are read in the workflow's time zone), and SQL, RFC 2822 and HTTP date strings. The result is
+ * the ISO 8601 UTC form with milliseconds that BotDojo expects.
+ */
+import { DateTime } from 'luxon';
+
+import { invalidInput, type InputPlace } from '../validation';
+
+const ISO_PATTERN =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+const VALID_DATES =
+	"Give an ISO 8601 date such as 2024-05-01T08:30:00Z or 2024-05-01T10:30:00+02:00 (without a zone, the workflow's time zone applies), or a DateTime from an expression such as {{ $now.minus(7, 'days') }}.";
+
+/** The outcome of reading one date: milliseconds since the epoch, or why it is not a date. */
+export type DateReading = { ms: number } | { problem: string };
+
+/** Offset of `timeZone` from UTC at the instant `utcMs`, in milliseconds. */
+function zoneOffsetMs(utcMs: number, timeZone: string): number {
+	const format = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: 'numeric',
+		day: 'numeric',
+		hour: 'numeric',
+		minute: 'numeric',
+		second: 'numeric',
+	});
+	const part: Record<string, number> = {};
+	for (const { type, value } of format.formatToParts(new Date(utcMs))) part[type] = Number(value);
+	const wallClock = Date.UTC(
+		part.year,
+		part.month - 1,
+		part.day,
+		part.hour,
+		part.minute,
+		part.second,
+	);
+	return wallClock - (utcMs - (((utcMs % 1000) + 1000) % 1000));
+}
+
+/** A wall-clock time (expressed as if it were UTC) in `timeZone` → the real UTC instant. */
+function wallClockToUtc(wallClockMs: number, timeZone: string): number {
+	try {
+		const guess = wallClockMs - zoneOffsetMs(wallClockMs, timeZone);
+		return wallClockMs - zoneOffsetMs(guess, timeZone);
+	} catch {
+		return wallClockMs; // unknown zone name: read the time as UTC
+	}
+}
+
+function readIsoString(text: string, timeZone: string): DateReading {
+	const match = ISO_PATTERN.exec(text);
+	if (!match) return readOtherFormats(text, timeZone);
+	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match;
+	const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
+	const wallClock = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, ms);
+	const check = new Date(wallClock);
+	if (
+		check.getUTCMonth() !== +month - 1 ||
+		check.getUTCDate() !== +day ||
+		+hour > 23 ||
+		+minute > 59 ||
+		+second > 59
+	) {
+		return { problem: `"${text}" is not a real date and time` };
+	}
+	if (zone === undefined) return { ms: wallClockToUtc(wallClock, timeZone) };
+	if (zone.toUpperCase() === 'Z') return { ms: wallClock };
+	const sign = zone.startsWith('-') ? -1 : 1;
+	const digits = zone.slice(1).replace(':', '');
+	const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
+	return { ms: wallClock - sign * offsetMinutes * 60_000 };
+}
+
+/** Other written forms luxon knows (ISO week and ordinal dates, SQL, RFC 2822, HTTP). */
+function readOtherFormats(text: string, timeZone: string): DateReading {
+	const options = { zone: timeZone };
+	for (const parse of [
+		DateTime.fromISO,
+		DateTime.fromSQL,
+		DateTime.fromRFC2822,
+		DateTime.fromHTTP,
+	]) {
+		const parsed = parse(text, options);
+		if (parsed.isValid) return { ms: parsed.toMillis() };
+	}
+	return { problem: `"${text}" is not an ISO 8601 date` };
+}
+
+/** A luxon DateTime, a moment or a JS Date, read through its own methods. */
+function readDateObject(value: object): DateReading {
+	const candidate = value as {
+		isValid?: boolean | (() => boolean);
+		invalidReason?: string | null;
+		toMillis?: () => number;
+		getTime?: () => number;
+		valueOf: () => unknown;
+	};
+	const valid =
+		typeof candidate.isValid === 'function' ? candidate.isValid() : candidate.isValid !== false;
+	if (!valid) {
+		return {
+			problem: `is an invalid date${candidate.invalidReason ? ` (${candidate.invalidReason})` : ''}`,
+		};
+	}
+	const ms =
+		typeof candidate.toMillis === 'function'
+			? candidate.toMillis()
+			: typeof candidate.getTime === 'function'
+				? candidate.getTime()
+				: candidate.valueOf();
+	if (typeof ms !== 'number' || !Number.isFinite(ms)) return { problem: 'is not a date' };
+	return { ms };
+}
+
+/** Reads one date value; `undefined` when the value is empty (the filter is not set). */
+export function readDateValue(value: unknown, timeZone: string): DateReading | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') {
+		const text = value.trim();
+		return text === '' ? undefined : readIsoString(text, timeZone);
+	}
+	if (typeof value === 'object') return readDateObject(value);
+	// Epoch milliseconds, as `$now.toMillis()` gives them. A smaller number (before 1973 as
+	// milliseconds) is most likely seconds: refused rather than guessed.
+	if (typeof value === 'number') {
+		return Number.isFinite(value) && Math.abs(value) >= 1e11
+			? { ms: value }
+			: { problem: `is the number ${value}; a number is ambiguous (seconds or milliseconds?)` };
+	}
+	return { problem: `is a ${typeof value}, not a date` };
+}
+
+/** ISO 8601 UTC with milliseconds, e.g. 2024-05-01T08:30:00.000Z. */
+export function toUtcIso(ms: number): string {
+	return new Date(ms).toISOString();
+}
+
+/**
+ * A date parameter as BotDojo wants it, or `undefined` when empty. Bad input raises an error
+ * naming the parameter and the item, before any request.
+ */
+export function readDateParameter(
+	place: InputPlace,
+	parameter: string,
+	value: unknown,
+	timeZone: string,
+): string | undefined {
+	const reading = readDateValue(value, timeZone);
+	if (reading === undefined) return undefined;
+	if ('problem' in reading) throw invalidInput(place, parameter, reading.problem, VALID_DATES);
+	if (Math.abs(reading.ms) > 8.64e15) {
+		throw invalidInput(place, parameter, 'is out of the range of dates', VALID_DATES);
+	}
+	return toUtcIso(reading.ms);
+}

@@ -1,0 +1,96 @@
+/** Create Session's Flow ID (the shared resource locator) and its retry of refused requests. */
+import { runNode } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
+
+const env = useEmulator();
+
+function createSession(flowId: unknown) {
+	return {
+		type: 'botDojoCreateSession',
+		parameters: { flowId, dataMode: 'none' } as never,
+	};
+}
+
+function rl(mode: 'id' | 'url') {
+	return { __rl: true, mode, value: '={{ $json.flow }}' };
+}
+
+describe('Create Session: Flow ID', () => {
+	it.each([
+		['a plain string (workflows saved before the resource locator)', 'flow_echo'],
+		['By ID', { __rl: true, mode: 'id', value: ' flow_echo ' }],
+		[
+			'From URL, a flow address',
+			{
+				__rl: true,
+				mode: 'url',
+				value: 'https://app.botdojo.com/acc_demo/projects/proj_demo/flows/flow_echo',
+			},
+		],
+		[
+			'From URL, an address with more after the id',
+			{
+				__rl: true,
+				mode: 'url',
+				value: 'https://app.botdojo.com/x/flows/flow_echo/edit?tab=api#top',
+			},
+		],
+	])('reads %s', async (_kind, flowId) => {
+		const { items, error } = await runNode({
+			node: createSession(flowId),
+			credentials: env.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.flow_id).toBe('flow_echo');
+		expect(env.emu.requestsTo('createSession').map((request) => request.body)).toEqual([
+			{ params: ['flow_echo', {}] },
+		]);
+	});
+
+	// Fixed values are checked by n8n's own parameter issues; values from expressions here.
+	it.each([
+		['a blank plain string', '={{ $json.flow }}', '  ', /^Flow ID: is empty in item 1/],
+		['a blank By ID', rl('id'), '  ', /^Flow ID: is empty in item 1/],
+		[
+			'an address in By ID',
+			rl('id'),
+			'https://app.botdojo.com/x/flows/flow_echo',
+			/^Flow ID: "https:.*" is not a flow ID \(it has spaces or slashes\) in item 1/,
+		],
+		[
+			'a From URL that is no flow address',
+			rl('url'),
+			'https://app.botdojo.com/x/projects/proj_demo',
+			/^Flow ID \(From URL\): "https:.*proj_demo" is not the address of a flow in item 1/,
+		],
+	])(
+		'refuses %s before any request, naming the parameter',
+		async (_kind, flowId, flow, message) => {
+			const { error } = await runNode({
+				node: createSession(flowId),
+				items: [{ json: { flow } }],
+				credentials: env.credentials,
+			});
+			expect(error?.message).toMatch(message);
+			expect(error?.description).toMatch(/flow/);
+			expect(env.emu.requests).toHaveLength(0);
+		},
+	);
+});
+
+describe('Create Session: rate limits', () => {
+	it.each(['429', '503'] as const)('retries a %s and creates the session once', async (type) => {
+		env.emu.injectFault({ type, retryAfter: 0 }, { endpoint: 'createSession', times: 2 });
+		const { items, error } = await runNode({
+			node: createSession('flow_echo'),
+			credentials: env.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(typeof items[0].json.id).toBe('string');
+		expect(env.emu.requestsTo('createSession').map((request) => request.status)).toEqual([
+			Number(type),
+			Number(type),
+			200,
+		]);
+	});
+});
