@@ -5,7 +5,6 @@
  * execute so the node keeps one style.
  */
 import {
-	ExecutionBaseError,
 	NodeConnectionTypes,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -14,7 +13,7 @@ import {
 } from 'n8n-workflow';
 
 import { flowIdProperty } from '../shared/flowId';
-import { asNodeError } from '../shared/itemErrors';
+import { routeOperation } from '../shared/execution/runner';
 import * as exportRequests from './actions/export.operation';
 import * as getBySession from './actions/getBySession.operation';
 
@@ -48,30 +47,15 @@ export class BotDojoExportRequests implements INodeType {
 			flowIdProperty(
 				"ID of the flow whose requests to read. It is shown in the flow's address in BotDojo and on its API tab.",
 			),
-			...exportRequests.properties,
-			...getBySession.properties,
+			...exportRequests.operation.description,
+			...getBySession.operation.description,
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const operation = this.getNodeParameter('operation', 0) as string;
-		const run = operation === 'getBySession' ? getBySession.execute : exportRequests.execute;
-		const output: INodeExecutionData[] = [];
-		const itemCount = this.getInputData().length;
-		for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-			const before = output.length;
-			try {
-				await run.call(this, itemIndex, output);
-			} catch (error) {
-				// n8n's own errors (an expression's too) pass as they are; asNodeError wraps the rest.
-				if (!this.continueOnFail()) {
-					throw error instanceof ExecutionBaseError ? error : asNodeError(this, error, itemIndex);
-				}
-				// Records of this item read before the failure are dropped: the item failed as a whole.
-				output.length = before;
-				output.push({ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } });
-			}
-		}
-		return [output];
+		return await routeOperation.call(this, {
+			export: exportRequests.operation,
+			getBySession: getBySession.operation,
+		});
 	}
 }

@@ -7,7 +7,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { toUtcIso } from '../shared/dates';
-import { exportPages, MAX_PAGE_SIZE } from '../shared/exportPages';
+import { exportPages, MAX_PAGE_SIZE } from '../shared/transport';
 import { HandledWindow, endedAtMs, type HandledIds } from './handledWindow';
 
 export type StatusFilter = 'both' | 'complete' | 'error';

@@ -1,31 +1,22 @@
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { asNodeError, errorItem, isNodeError } from '../shared/itemErrors';
+import type { Operation } from '../shared/execution/operation';
+import { routeOperation } from '../shared/execution/runner';
 import * as getByLogicalPath from './actions/getByLogicalPath.operation';
 import * as getDownloadLink from './actions/getDownloadLink.operation';
 import * as upload from './actions/upload.operation';
 
-/**
- * Each operation checks an item's input without sending anything (prepare), then sends what
- * prepare returned (execute); `never` because each operation takes its own kind of request.
- */
-interface Operation {
-	prepare(this: IExecuteFunctions, itemIndex: number): unknown;
-	execute(
-		this: IExecuteFunctions,
-		request: never,
-		itemIndex: number,
-	): Promise<INodeExecutionData[]>;
-}
-
-const operations: Record<string, Operation> = { upload, getByLogicalPath, getDownloadLink };
+const operations = {
+	upload: upload.operation,
+	getByLogicalPath: getByLogicalPath.operation,
+	getDownloadLink: getDownloadLink.operation,
+};
 
 export class BotDojoUploadDocument implements INodeType {
 	description: INodeTypeDescription = {
@@ -55,44 +46,14 @@ export class BotDojoUploadDocument implements INodeType {
 				options: [upload.option, getByLogicalPath.option, getDownloadLink.option],
 				default: 'upload',
 			},
-			...upload.properties,
-			...getByLogicalPath.properties,
-			...getDownloadLink.properties,
+			...upload.operation.description,
+			...getByLogicalPath.operation.description,
+			...getDownloadLink.operation.description,
 		],
 	};
 
-	/**
-	 * Every item's input is checked before the first request, so a bad item stops the node
-	 * before anything was uploaded (or, with Continue On Fail, becomes an error item).
-	 */
+	/** Every item's input is checked before the first request (the shared runner). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		const operationName = this.getNodeParameter('operation', 0) as string;
-		const operation = operations[operationName];
-		if (!operation) {
-			throw new NodeOperationError(this.getNode(), `Unknown operation "${operationName}"`);
-		}
-		const requests: unknown[] = [];
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				requests.push(await operation.prepare.call(this, itemIndex));
-			} catch (error) {
-				if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
-				requests.push(asNodeError(this, error, itemIndex));
-			}
-		}
-
-		const output: INodeExecutionData[] = [];
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const request = requests[itemIndex];
-			try {
-				if (isNodeError(request)) throw request;
-				output.push(...(await operation.execute.call(this, request as never, itemIndex)));
-			} catch (error) {
-				if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
-				output.push(errorItem(asNodeError(this, error, itemIndex), itemIndex));
-			}
-		}
-		return [output];
+		return await routeOperation.call(this, operations as Record<string, Operation>);
 	}
 }

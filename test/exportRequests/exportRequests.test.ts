@@ -259,7 +259,10 @@ describe('BotDojo Export Requests: Export', () => {
 			credentials: env.credentials,
 		});
 		expect(items[0]).toEqual({
-			json: { error: expect.stringMatching(/stopped making progress/) },
+			json: {
+				error: expect.stringMatching(/stopped making progress/),
+				description: expect.stringMatching(/cannot loop forever/),
+			},
 			pairedItem: { item: 0 },
 		});
 		expect(items.slice(1)).toHaveLength(30);

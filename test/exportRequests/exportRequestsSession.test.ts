@@ -123,7 +123,11 @@ describe('BotDojo Export Requests: Get by Session', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(items[0]).toEqual({
-			json: { error: 'Session ID: is empty in item 1 (index 0)' },
+			json: {
+				error: 'Session ID: is empty in item 1 (index 0)',
+				description:
+					'Enter the ID of a session of this flow, e.g. the flow_session_id of a flow request.',
+			},
 			pairedItem: { item: 0 },
 		});
 		expect(items.slice(1).map((item) => item.json.id)).toEqual(

@@ -1,13 +1,15 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { readDateParameter } from '../../shared/dates';
-import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/exportPages';
+import type { Operation } from '../../shared/execution/operation';
+import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/transport';
 import { readFlowId } from '../../shared/flowId';
 import { invalidInput } from '../../shared/validation';
 import { placeOf, readWholeNumber } from './itemInput';
@@ -20,15 +22,12 @@ export const option: INodePropertyOptions = {
 		'Read the finished requests (complete or error) of a flow, oldest first, one item per request',
 };
 
-const show = { show: { operation: ['export'] } };
-
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
-		displayOptions: show,
 		description: 'Whether to return all results or only up to a given limit',
 	},
 	{
@@ -37,7 +36,7 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		default: 50,
 		typeOptions: { minValue: 1 },
-		displayOptions: { show: { operation: ['export'], returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
 	{
@@ -46,7 +45,6 @@ export const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: show,
 		options: [
 			{
 				displayName: 'From Date',
@@ -127,29 +125,34 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 	return { flowId, pageSize, limit, fromDate, toDate, startCursor: startCursor || undefined };
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	output: INodeExecutionData[],
-): Promise<void> {
-	const query = readQuery(this, itemIndex);
-	const includeCursor =
-		(this.getNodeParameter('options.includeCursor', itemIndex, false) as boolean) === true;
-
-	let last: INodeExecutionData | undefined;
-	let resumeCursor: string | undefined;
-	let hasMore = false;
-	for await (const page of exportPages.call(this, query, itemIndex)) {
-		// Records go out as parsed, without copies: exports can hold hundreds of thousands.
-		for (const record of page.records) {
-			last = { json: record, pairedItem: { item: itemIndex } };
-			output.push(last);
-		}
-		resumeCursor = page.nextCursor ?? page.afterCursor;
-		hasMore = page.hasMore;
-	}
-	if (includeCursor && last) {
-		last.json._cursor = resumeCursor ?? null;
-		last.json._hasMore = hasMore;
-	}
+interface Prepared {
+	query: ExportQuery;
+	includeCursor: boolean;
 }
+
+export const operation: Operation<Prepared> = {
+	description: updateDisplayOptions({ show: { operation: ['export'] } }, properties),
+	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+		const includeCursor = this.getNodeParameter('options.includeCursor', itemIndex, false);
+		return { query: readQuery(this, itemIndex), includeCursor: includeCursor === true };
+	},
+	async execute(this: IExecuteFunctions, { query, includeCursor }: Prepared, itemIndex: number) {
+		const output: INodeExecutionData[] = [];
+		let resumeCursor: string | undefined;
+		let hasMore = false;
+		for await (const page of exportPages.call(this, query, itemIndex)) {
+			// Records go out as parsed, without copies: exports can hold hundreds of thousands.
+			for (const record of page.records) {
+				output.push({ json: record, pairedItem: { item: itemIndex } });
+			}
+			resumeCursor = page.nextCursor ?? page.afterCursor;
+			hasMore = page.hasMore;
+		}
+		const last = output.at(-1);
+		if (includeCursor && last) {
+			last.json._cursor = resumeCursor ?? null;
+			last.json._hasMore = hasMore;
+		}
+		return output;
+	},
+};

@@ -1,12 +1,13 @@
 import {
 	NodeOperationError,
+	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
+import type { Operation } from '../../shared/execution/operation';
 import { readFlowId } from '../../shared/flowId';
 import { positionalRequest, unwrapResults } from '../../shared/transport';
 import { requireText } from '../../shared/validation';
@@ -19,9 +20,7 @@ export const option: INodePropertyOptions = {
 	description: 'Read every request of one flow session, in order, one item per request',
 };
 
-const show = { show: { operation: ['getBySession'] } };
-
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Session ID',
 		name: 'sessionId',
@@ -29,7 +28,6 @@ export const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. ses_1a2b3c4d',
-		displayOptions: show,
 		description:
 			'The flow session to read: the flow_session_id of a flow request, or the ID returned by BotDojo Create Session',
 	},
@@ -39,7 +37,6 @@ export const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: show,
 		options: [
 			{
 				displayName: 'As One Conversation',
@@ -87,45 +84,43 @@ export function conversationOf(records: IDataObject[]): ConversationMessage[] {
 	return messages;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	output: INodeExecutionData[],
-): Promise<void> {
-	const flowId = readFlowId(this, itemIndex);
-	const sessionId = requireText(
-		placeOf(this, itemIndex),
-		'Session ID',
-		this.getNodeParameter('sessionId', itemIndex, ''),
-		'Enter the ID of a session of this flow, e.g. the flow_session_id of a flow request.',
-	);
-	const asOneConversation =
-		this.getNodeParameter('sessionOptions.asOneConversation', itemIndex, false) === true;
-
-	const answer = unwrapResults(
-		await positionalRequest.call(
-			this,
-			['flow_requests', 'loadByFlowSession'],
-			[flowId, sessionId],
-			{
-				subject: { flowId, sessionId },
-				itemIndex,
-			},
-		),
-	);
-	if (!Array.isArray(answer)) {
-		throw new NodeOperationError(this.getNode(), 'BotDojo answered without a list of requests', {
-			itemIndex,
-			description: `Expected a list of flow requests for session "${sessionId}"; got ${JSON.stringify(answer)?.slice(0, 200)}.`,
-		});
-	}
-	const records = answer as IDataObject[];
-	if (asOneConversation) {
-		output.push({
-			json: { flowId, sessionId, messages: conversationOf(records) },
-			pairedItem: { item: itemIndex },
-		});
-		return;
-	}
-	for (const record of records) output.push({ json: record, pairedItem: { item: itemIndex } });
+interface Prepared {
+	flowId: string;
+	sessionId: string;
+	asOneConversation: boolean;
 }
+
+export const operation: Operation<Prepared> = {
+	description: updateDisplayOptions({ show: { operation: ['getBySession'] } }, properties),
+	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+		const flowId = readFlowId(this, itemIndex);
+		const sessionId = requireText(
+			placeOf(this, itemIndex),
+			'Session ID',
+			this.getNodeParameter('sessionId', itemIndex, ''),
+			'Enter the ID of a session of this flow, e.g. the flow_session_id of a flow request.',
+		);
+		const asOneConversation =
+			this.getNodeParameter('sessionOptions.asOneConversation', itemIndex, false) === true;
+		return { flowId, sessionId, asOneConversation };
+	},
+	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation }, itemIndex) {
+		const answer = unwrapResults(
+			await positionalRequest.call(
+				this,
+				['flow_requests', 'loadByFlowSession'],
+				[flowId, sessionId],
+				{ subject: { flowId, sessionId }, itemIndex },
+			),
+		);
+		if (!Array.isArray(answer)) {
+			throw new NodeOperationError(this.getNode(), 'BotDojo answered without a list of requests', {
+				itemIndex,
+				description: `Expected a list of flow requests for session "${sessionId}"; got ${JSON.stringify(answer)?.slice(0, 200)}.`,
+			});
+		}
+		const records = answer as IDataObject[];
+		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
+		return records;
+	},
+};

@@ -1,11 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
+import type { Operation } from '../../shared/execution/operation';
 import { positionalRequest, unwrapResults } from '../../shared/transport';
 import { readLookupPath } from './logicalPath';
 
@@ -16,7 +18,7 @@ export const option: INodePropertyOptions = {
 	description: 'Returns the record of the latest version of the document stored under a path',
 };
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Logical Path',
 		name: 'logicalPath',
@@ -24,7 +26,6 @@ export const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. docs/handbook.pdf',
-		displayOptions: { show: { operation: ['getByLogicalPath'] } },
 		description: 'The logical path the document was uploaded under',
 	},
 ];
@@ -33,7 +34,7 @@ export interface LookupRequest {
 	logicalPath: string;
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): LookupRequest {
+function prepare(this: IExecuteFunctions, itemIndex: number): LookupRequest {
 	return {
 		logicalPath: readLookupPath(
 			{ node: this.getNode(), itemIndex },
@@ -43,7 +44,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): LookupReque
 	};
 }
 
-export async function execute(
+async function execute(
 	this: IExecuteFunctions,
 	request: LookupRequest,
 	itemIndex: number,
@@ -66,3 +67,9 @@ export async function loadByLogicalPath(
 	);
 	return unwrapResults<IDataObject>(answer);
 }
+
+export const operation: Operation<LookupRequest> = {
+	description: updateDisplayOptions({ show: { operation: ['getByLogicalPath'] } }, properties),
+	prepare,
+	execute,
+};

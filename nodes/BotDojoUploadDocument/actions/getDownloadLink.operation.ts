@@ -5,8 +5,10 @@ import {
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
+	updateDisplayOptions,
 } from 'n8n-workflow';
 
+import type { Operation } from '../../shared/execution/operation';
 import { downloadSignedUrl, positionalRequest, unwrapResults } from '../../shared/transport';
 import {
 	invalidInput,
@@ -26,9 +28,7 @@ export const option: INodePropertyOptions = {
 		'Returns a signed link that downloads the document without an API key until it expires; can also download the file',
 };
 
-const show = { show: { operation: ['getDownloadLink'] } };
-
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Document',
 		name: 'documentSource',
@@ -47,7 +47,6 @@ export const properties: INodeProperties[] = [
 			},
 		],
 		default: 'logicalPath',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Logical Path',
@@ -56,7 +55,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. docs/handbook.pdf',
-		displayOptions: { show: { operation: ['getDownloadLink'], documentSource: ['logicalPath'] } },
+		displayOptions: { show: { documentSource: ['logicalPath'] } },
 		description:
 			'The logical path the document was uploaded under; the link is for its latest version',
 	},
@@ -66,7 +65,7 @@ export const properties: INodeProperties[] = [
 		type: 'json',
 		default: '={{ $json }}',
 		required: true,
-		displayOptions: { show: { operation: ['getDownloadLink'], documentSource: ['record'] } },
+		displayOptions: { show: { documentSource: ['record'] } },
 		description:
 			'The document record (with its ID), e.g. the item output by Upload or Get by Logical Path. The link is for the version in the record.',
 	},
@@ -76,7 +75,6 @@ export const properties: INodeProperties[] = [
 		name: 'downloadFile',
 		type: 'boolean',
 		default: false,
-		displayOptions: show,
 		description: 'Whether to also download the file through the link into a binary field',
 	},
 	{
@@ -85,7 +83,7 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		required: true,
-		displayOptions: { show: { operation: ['getDownloadLink'], downloadFile: [true] } },
+		displayOptions: { show: { downloadFile: [true] } },
 		hint: 'The name of the output binary field to put the file in',
 	},
 ];
@@ -100,7 +98,7 @@ export interface LinkRequest {
 }
 
 /** Reads and checks the item's parameters; sends nothing. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
+function prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
 	const place: InputPlace = { node: this.getNode(), itemIndex };
 	const source = this.getNodeParameter('documentSource', itemIndex, 'logicalPath') as string;
 	const document: DocumentSource =
@@ -126,7 +124,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest
 	return { document, expiresAt, downloadInto };
 }
 
-export async function execute(
+async function execute(
 	this: IExecuteFunctions,
 	request: LinkRequest,
 	itemIndex: number,
@@ -189,3 +187,9 @@ function readRecord(place: InputPlace, value: unknown): IDataObject {
 function lastSegment(logicalPath: unknown): string {
 	return (typeof logicalPath === 'string' && logicalPath.split('/').pop()) || 'document';
 }
+
+export const operation: Operation<LinkRequest> = {
+	description: updateDisplayOptions({ show: { operation: ['getDownloadLink'] } }, properties),
+	prepare,
+	execute,
+};

@@ -1,12 +1,14 @@
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
+import {
+	updateDisplayOptions,
+	type IBinaryData,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
+import type { Operation } from '../../shared/execution/operation';
 import { uploadRequest } from '../../shared/transport';
 import {
 	invalidInput,
@@ -25,16 +27,13 @@ export const option: INodePropertyOptions = {
 		'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
 };
 
-const show = { show: { operation: ['upload'] } };
-
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
 		type: 'string',
 		default: 'data',
 		required: true,
-		displayOptions: show,
 		hint: 'The name of the input binary field containing the file to upload',
 	},
 	{
@@ -44,7 +43,6 @@ export const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. docs/handbook.pdf',
-		displayOptions: show,
 		description: `Where the document lives in the project. Upload to the same path again to make a new version of the same document. ${UPLOAD_PATH_RULES}`,
 	},
 	{
@@ -53,7 +51,6 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. handbook.pdf',
-		displayOptions: show,
 		description:
 			"Name of the file in BotDojo. Leave empty to use the binary's file name (or, without one, the last segment of the logical path).",
 	},
@@ -72,7 +69,6 @@ export const properties: INodeProperties[] = [
 			{ name: 'Using JSON', value: 'json', description: 'Give the attributes as a JSON object' },
 		],
 		default: 'none',
-		displayOptions: show,
 		description: 'Custom attributes stored with the document',
 	},
 	{
@@ -82,7 +78,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Attribute',
 		typeOptions: { multipleValues: true },
 		default: {},
-		displayOptions: { show: { operation: ['upload'], metaMode: ['fields'] } },
+		displayOptions: { show: { metaMode: ['fields'] } },
 		description:
 			'Each attribute is stored as text; use JSON for numbers, booleans or nested values',
 		options: [
@@ -113,7 +109,7 @@ export const properties: INodeProperties[] = [
 		name: 'metaJson',
 		type: 'json',
 		default: '{\n  "source": "crm",\n  "department": "sales"\n}',
-		displayOptions: { show: { operation: ['upload'], metaMode: ['json'] } },
+		displayOptions: { show: { metaMode: ['json'] } },
 		description: 'A JSON object of custom attributes, e.g. {"source": "crm", "pages": 12}',
 	},
 ];
@@ -127,7 +123,7 @@ export interface UploadRequest {
 }
 
 /** Reads and checks the item's parameters and its binary; sends nothing. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
+function prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
 	const place: InputPlace = { node: this.getNode(), itemIndex };
 	const logicalPath = readUploadPath(
 		place,
@@ -150,7 +146,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UploadReque
 	};
 }
 
-export async function execute(
+async function execute(
 	this: IExecuteFunctions,
 	request: UploadRequest,
 	itemIndex: number,
@@ -245,3 +241,9 @@ function readMeta(ctx: IExecuteFunctions, place: InputPlace): IDataObject | unde
 	});
 	return meta;
 }
+
+export const operation: Operation<UploadRequest> = {
+	description: updateDisplayOptions({ show: { operation: ['upload'] } }, properties),
+	prepare,
+	execute,
+};

@@ -8,3 +8,4 @@ export * from './routing';
 export * from './documents';
 export * from './runFlow';
 export * from './ndjson';
+export * from './exportPages';

@@ -1,11 +1,11 @@
 /**
- * Cursor pagination over BotDojo's flow request export, shared by the Export Requests node and
+ * The export pager: cursor pagination over BotDojo's flow request export, shared by the Export Requests node and
  * the Trigger. Each page is a fresh positional request `[flowId, afterCursor, limit, fromDate,
  * toDate]`; pagination that makes no progress stops with an error instead of looping.
  */
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { positionalRequest, type BotDojoContext, type Endpoint } from './transport';
+import { positionalRequest, type BotDojoContext, type Endpoint } from './request';
 
 export const EXPORT_ENDPOINT: Endpoint = ['flow_requests', 'export'];
 
