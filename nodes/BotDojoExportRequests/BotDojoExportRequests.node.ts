@@ -17,6 +17,8 @@ import { routeOperation } from '../shared/execution/runner';
 import * as exportRequests from './actions/export.operation';
 import * as getBySession from './actions/getBySession.operation';
 
+// Deliberately not an AI Agent tool (see usableAsTool below); n8n makes a tool only when it is set.
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
 export class BotDojoExportRequests implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'BotDojo Export Requests',
@@ -27,11 +29,12 @@ export class BotDojoExportRequests implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
+		// Reads the same whatever Flow ID holds (empty, an expression, a locator).
 		subtitle:
-			'={{ $parameter["operation"] === "getBySession" ? "Session " + $parameter["sessionId"] : "Export " + $parameter["flowId"] }}',
+			'={{ $parameter["operation"] === "getBySession" ? "Get requests of session" : "Export flow requests" }}',
 		description: 'Export the requests of a BotDojo flow, or read the requests of one session',
 		defaults: { name: 'BotDojo Export Requests' },
-		usableAsTool: true,
+		// Not an AI Agent tool: an export can return thousands of records into the agent's context.
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true }],

@@ -20,7 +20,9 @@ export class BotDojoTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "New requests of " + $parameter["flowId"] }}',
+		// Reads the same whatever Flow ID holds (empty, an expression, a locator).
+		subtitle:
+			'={{ $parameter["statuses"] === "complete" ? "On complete requests" : $parameter["statuses"] === "error" ? "On failed requests" : "On finished requests" }}',
 		description: 'Starts the workflow when a BotDojo flow finishes a request',
 		defaults: { name: 'BotDojo Trigger' },
 		polling: true,

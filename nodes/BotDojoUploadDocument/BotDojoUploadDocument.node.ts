@@ -18,6 +18,8 @@ const operations = {
 	getDownloadLink: getDownloadLink.operation,
 };
 
+// Deliberately not an AI Agent tool (see usableAsTool below); n8n makes a tool only when it is set.
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
 export class BotDojoUploadDocument implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'BotDojo Upload Document',
@@ -28,12 +30,14 @@ export class BotDojoUploadDocument implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
+		// Reads the same whatever Logical Path holds (empty or an expression).
 		subtitle:
-			'={{ $parameter["operation"] === "upload" ? "Upload to " + $parameter["logicalPath"] : $parameter["operation"] === "getByLogicalPath" ? "Get " + $parameter["logicalPath"] : "Get download link" }}',
+			'={{ $parameter["operation"] === "getDownloadLink" ? "Get download link" : $parameter["operation"] === "getByLogicalPath" ? "Get document by logical path" : "Upload document" }}',
 		description:
 			'Upload files to a BotDojo project as documents, look them up by path and get temporary download links',
 		defaults: { name: 'BotDojo Upload Document' },
-		usableAsTool: true,
+		// Not an AI Agent tool: Upload needs a binary an agent cannot give, and n8n's tool variant
+		// cannot offer only some operations of one Operation parameter.
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true }],

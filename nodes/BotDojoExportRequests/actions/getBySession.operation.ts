@@ -16,7 +16,7 @@ import { placeOf } from './itemInput';
 export const option: INodePropertyOptions = {
 	name: 'Get by Session',
 	value: 'getBySession',
-	action: 'Get the requests of a session',
+	action: 'Get requests of session',
 	description: 'Read every request of one flow session, in order, one item per request',
 };
 

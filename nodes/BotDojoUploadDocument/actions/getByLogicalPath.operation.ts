@@ -14,7 +14,7 @@ import { readLookupPath } from './logicalPath';
 export const option: INodePropertyOptions = {
 	name: 'Get by Logical Path',
 	value: 'getByLogicalPath',
-	action: 'Get a document by its logical path',
+	action: 'Get document by logical path',
 	description: 'Returns the record of the latest version of the document stored under a path',
 };
 

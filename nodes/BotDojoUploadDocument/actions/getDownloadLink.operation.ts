@@ -23,7 +23,7 @@ import { readLookupPath } from './logicalPath';
 export const option: INodePropertyOptions = {
 	name: 'Get Download Link',
 	value: 'getDownloadLink',
-	action: 'Get a temporary download link for a document',
+	action: 'Get download link',
 	description:
 		'Returns a signed link that downloads the document without an API key until it expires; can also download the file',
 };

@@ -22,7 +22,7 @@ import { readUploadPath, UPLOAD_PATH_RULES } from './logicalPath';
 export const option: INodePropertyOptions = {
 	name: 'Upload',
 	value: 'upload',
-	action: 'Upload a document',
+	action: 'Upload document',
 	description:
 		'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
 };
