@@ -7,3 +7,4 @@ export * from './errors';
 export * from './routing';
 export * from './documents';
 export * from './runFlow';
+export * from './answers';
