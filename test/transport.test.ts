@@ -41,9 +41,10 @@ describe('transport building blocks', () => {
 			id: 'ses_1',
 			sessionState: {},
 		});
-		// An export page carries more than results: it is read whole.
-		const page = { results: [], nextCursor: null, hasMore: false };
-		expect(unwrapResults(page)).toBe(page);
+		// Issue 9 §3: unwrapped whatever sits beside it (export pages are read by their own reader).
+		expect(unwrapResults({ success: true, results: { id: 'idx_docs' } })).toEqual({
+			id: 'idx_docs',
+		});
 	});
 
 	it('reads Retry-After as seconds or as an HTTP date', () => {

@@ -47,7 +47,7 @@ describe('Create Session: Flow ID', () => {
 		]);
 	});
 
-	// Fixed values are checked by n8n's own parameter issues; values from expressions here.
+	// Fixed values and values from expressions are checked alike; expressions here.
 	it.each([
 		['a blank plain string', '={{ $json.flow }}', '  ', /^Flow ID: is empty in item 1/],
 		['a blank By ID', rl('id'), '  ', /^Flow ID: is empty in item 1/],

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
 import { flowIdProperty, readFlowId } from '../../shared/params/flowId';
-import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { positionalRequest, resultsOf } from '../../shared/transport';
 import { readSessionData, sessionDataProperties } from './sessionData';
 
 interface Prepared {
@@ -31,6 +31,12 @@ export const operation: Operation<Prepared> = {
 			[flowId, data],
 			{ subject: { flowId }, itemIndex },
 		);
-		return unwrapResults<IDataObject>(answer);
+		return resultsOf<IDataObject>(
+			this,
+			answer,
+			['flow_sessions', 'createSession'],
+			'object',
+			itemIndex,
+		);
 	},
 };

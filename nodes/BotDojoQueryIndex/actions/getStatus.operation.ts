@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { positionalRequest, resultsOf } from '../../shared/transport';
 import { readIndexId } from './indexId';
 
 export const option: INodePropertyOptions = {
@@ -25,6 +25,6 @@ export const operation: Operation<Prepared> = {
 			subject: { indexId },
 			itemIndex,
 		});
-		return unwrapResults<IDataObject>(answer);
+		return resultsOf<IDataObject>(this, answer, ['indexes', 'getStatus'], 'object', itemIndex);
 	},
 };

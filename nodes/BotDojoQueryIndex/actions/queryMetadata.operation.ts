@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { positionalRequest, resultsOf } from '../../shared/transport';
 import { parseJsonObject } from '../../shared/validation';
 import { readIndexId } from './indexId';
 
@@ -54,6 +54,6 @@ export const operation: Operation<Prepared> = {
 			[indexId, query],
 			{ subject: { indexId }, itemIndex },
 		);
-		return unwrapResults<IDataObject[]>(answer);
+		return resultsOf<IDataObject[]>(this, answer, ['indexes', 'queryMetadata'], 'array', itemIndex);
 	},
 };

@@ -3,6 +3,7 @@
  * positional bodies, answer unwrapping, and the only retries that are safe (429 and 503).
  */
 import {
+	NodeOperationError,
 	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -65,14 +66,47 @@ export interface FullResponse {
 	body: unknown;
 }
 
+/** Credentials read once per node execution (one context object), not once per request. */
+const credentialsOfRun = new WeakMap<object, Promise<ProjectCredentials>>();
+
+/** The credential's fields, with a Base URL that is checked before anything is sent. */
 export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCredentials> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	return {
-		baseUrl: String(credentials.baseUrl ?? '').trim(),
-		accountId: String(credentials.accountId ?? '').trim(),
-		projectId: String(credentials.projectId ?? '').trim(),
-		apiKey: String(credentials.apiKey ?? ''),
-	};
+	let pending = credentialsOfRun.get(ctx);
+	if (!pending) {
+		pending = ctx.getCredentials(CREDENTIAL_TYPE).then((credentials) => ({
+			baseUrl: String(credentials.baseUrl ?? '').trim(),
+			accountId: String(credentials.accountId ?? '').trim(),
+			projectId: String(credentials.projectId ?? '').trim(),
+			apiKey: String(credentials.apiKey ?? ''),
+		}));
+		credentialsOfRun.set(ctx, pending);
+		pending.catch(() => credentialsOfRun.delete(ctx));
+	}
+	const credentials = await pending;
+	const problem = baseUrlProblem(credentials.baseUrl);
+	if (problem) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Base URL of the BotDojo API credential ${problem}`,
+			{
+				description:
+					'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.',
+			},
+		);
+	}
+	return credentials;
+}
+
+/** Why a Base URL cannot be used, or undefined when it can. */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+	if (baseUrl === '') return 'is empty';
+	if (!/^https?:\/\//i.test(baseUrl)) return `"${baseUrl}" does not start with https://`;
+	try {
+		new URL(baseUrl);
+	} catch {
+		return `"${baseUrl}" is not a valid address`;
+	}
+	return undefined;
 }
 
 /** `{base}/accounts/{account}/projects/{project}/{segments...}`, every segment URL-encoded. */
@@ -98,14 +132,14 @@ export function positionalBody(params: readonly unknown[]): { params: unknown[] 
 	return { params: params.slice(0, length).map((value) => (value === undefined ? null : value)) };
 }
 
-/** Most positional endpoints wrap their answer in `{ results }`; some do not. Read both. */
+/** Positional endpoints wrap their answer in `{ results }`, sometimes with more beside it
+ *  (e.g. `success: true`); some do not wrap it. Read both. */
 export function unwrapResults<T = unknown>(answer: unknown): T {
 	if (
 		answer !== null &&
 		typeof answer === 'object' &&
 		!Array.isArray(answer) &&
-		Object.prototype.hasOwnProperty.call(answer, 'results') &&
-		Object.keys(answer).length === 1
+		Object.prototype.hasOwnProperty.call(answer, 'results')
 	) {
 		return (answer as { results: T }).results;
 	}
