@@ -55,9 +55,12 @@ async function credentialShownFor(page, nodeName) {
 }
 
 /** Our nodes' parameters that the panel shows as plain inputs, from the workflow JSON. */
+// `descriptionType` is n8n's own setting of a tool node, drawn by n8n without a parameter input.
+const NOT_OURS = new Set(['options', 'descriptionType']);
+
 function plainParameters(node) {
 	return Object.entries(node.parameters)
-		.filter(([name, value]) => name !== 'options' && value !== null && typeof value !== 'object')
+		.filter(([name, value]) => !NOT_OURS.has(name) && value !== null && typeof value !== 'object')
 		.map(([name]) => name);
 }
 
