@@ -15,7 +15,7 @@ type ChunkType = 'begin' | 'item' | 'end' | 'error';
 export function canForward(ctx: IExecuteFunctions): boolean {
 	const streaming = ctx as Partial<Pick<IExecuteFunctions, 'isStreaming' | 'sendChunk'>>;
 	return (
-		!ctx.getNode().type.endsWith('Tool') &&
+		!ctx.getNode?.()?.type?.endsWith('Tool') &&
 		typeof streaming.isStreaming === 'function' &&
 		typeof streaming.sendChunk === 'function' &&
 		streaming.isStreaming.call(ctx) === true
