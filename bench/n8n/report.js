@@ -17,7 +17,7 @@ function format(stats, digits = 0) {
 
 /** Per-round ratio of a figure of `rows` to the same round's figure of `baseline`. */
 function ratios(rows, baseline, key) {
-	return rows.map((row, i) => row[key] / baseline[i][key]);
+	return rows.map((row, i) => (row.failed || baseline[i].failed ? NaN : row[key] / baseline[i][key]));
 }
 
 const FIGURES = {
@@ -41,7 +41,9 @@ function table(title, results, { baseline, figures, notes = {} }) {
 		);
 		const isBase = name === baseline;
 		const ratio = (key) => (isBase ? '1' : format(summary(ratios(rows, results[baseline], key)), 2));
-		const label = notes[name] ? `${name} (${notes[name]})` : name;
+		const failed = rows.filter((r) => r.failed).length;
+		const note = [notes[name], failed && `${failed}/${rows.length} rounds failed`].filter(Boolean);
+		const label = note.length ? `${name} (${note.join('; ')})` : name;
 		lines.push(`| ${[label, ...cells, ratio('ms'), ratio('cpuMs')].join(' | ')} |`);
 	}
 	return lines.join('\n');

@@ -126,8 +126,13 @@ async function alternate(title, rounds, variants) {
 	const results = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
 	for (let round = 1; round <= rounds; round++) {
 		for (const [name, run] of Object.entries(variants)) {
-			const row = await run();
+			// A failed call (e.g. the task runner giving up) is a finding: counted, not fatal.
+			const row = await run().catch((error) => ({ failed: error.message }));
 			results[name].push(row);
+			if (row.failed) {
+				log(`${title} round ${round} ${name}: FAILED ${row.failed}`);
+				continue;
+			}
 			log(`${title} round ${round} ${name}: ${row.ms.toFixed(0)} ms, CPU ${row.cpuMs} ms, RSS +${row.rssMB.toFixed(0)} MB, heap +${row.heapMB.toFixed(0)} MB`);
 		}
 	}
