@@ -29,10 +29,10 @@ export const expiryProperties: INodeProperties[] = [
 		displayName: 'Expires In (Minutes)',
 		name: 'expiresInMinutes',
 		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 60,
 		displayOptions: show('minutes'),
-		description: 'Minutes from now until the link stops working; more than 0',
+		description: 'Minutes from now until the link stops working, at least 1',
 	},
 	{
 		displayName: 'Expires At',
