@@ -56,19 +56,52 @@ describe('BotDojo Run Flow: streamed events', () => {
 		expect(json).not.toHaveProperty('logs');
 	});
 
-	it('gives the same toolCalls for a streamed and a non-streamed run (timings only when streamed)', async () => {
-		const withoutTimings = (calls: unknown) =>
-			(calls as Array<Record<string, unknown>>).map((call) => {
-				const { name, input, output, error, status } = call;
-				return { name, input, output, error, status };
+	it.each([
+		['flow_tools', 'our first shape'],
+		['flow_tools_real', 'the real shape'],
+	])(
+		'%s (%s): the same toolCalls streamed and not, naming tool, parsed arguments, result and status',
+		async (flowId) => {
+			const only = (calls: unknown) =>
+				(calls as Array<Record<string, unknown>>).map(({ name, input, output, error, status }) => ({
+					name,
+					input,
+					output,
+					error,
+					status,
+				}));
+			const streamed = await runFlow(env, { parameters: message(flowId, 'weather') });
+			const blocking = await runFlow(env, {
+				parameters: message(flowId, 'weather', { options: { streaming: false } }),
 			});
-		const streamed = await runFlow(env, { parameters: message('flow_tools', 'weather') });
-		const blocking = await runFlow(env, {
-			parameters: message('flow_tools', 'weather', { options: { streaming: false } }),
+			const expected = [
+				{ name: 'search', input: { query: 'weather' }, output: { hits: 2 }, status: 'complete' },
+				{
+					name: 'calculator',
+					input: { expression: '1/0' },
+					error: 'Division by zero',
+					status: 'error',
+				},
+			];
+			expect(only(streamed.items[0].json.toolCalls)).toEqual(expected);
+			expect(only(blocking.items[0].json.toolCalls)).toEqual(expected);
+		},
+	);
+
+	it('the final record decides the text: preamble and tool-argument tokens are not the answer', async () => {
+		const { items } = await runFlow(env, {
+			parameters: message('flow_agent', 'weather', {
+				options: { output: 'raw', includeEvents: true },
+			}),
 		});
-		const calls = withoutTimings(streamed.items[0].json.toolCalls);
-		expect(calls).toHaveLength(2);
-		expect(calls).toEqual(withoutTimings(blocking.items[0].json.toolCalls));
+		const json = items[0].json;
+		const events = json.events as Array<{ tag: string; data: Record<string, unknown> }>;
+		// The stream did carry other tokens: preamble words and tool-argument updates.
+		expect(
+			events.some((event) => event.tag === 'onNewToken' && event.data.toolArguments !== undefined),
+		).toBe(true);
+		const simplified = await runFlow(env, { parameters: message('flow_agent', 'weather') });
+		expect(simplified.items[0].json.text).toBe('Found 2 hits for "weather".');
 	});
 
 	it('puts intermediate steps into steps (raw) and logs into logs only when asked', async () => {

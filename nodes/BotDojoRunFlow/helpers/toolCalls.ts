@@ -33,8 +33,8 @@ export function firstDefined(data: IDataObject, keys: string[]): unknown {
 	return undefined;
 }
 
-/** Arguments arrive as a JSON string in the real shape: parsed when they are JSON. */
-function parsedArguments(value: unknown): unknown {
+/** Arguments and results arrive as JSON text in the real shape: parsed when they are JSON. */
+function parsedJson(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	const trimmed = value.trim();
 	if (!/^[[{"]/.test(trimmed)) return value;
@@ -67,18 +67,14 @@ export function toolCallOfStep(step: IDataObject): ToolCall {
 	const status = statusOf(step, explicitError);
 	const call: ToolCall = {
 		name: name === undefined ? 'unknown' : String(name),
-		input: parsedArguments(
+		input: parsedJson(
 			firstDefined(step, ['stepToolArguments', 'arguments', 'input', 'toolInput', 'args']),
 		),
 		status,
 	};
-	const result = firstDefined(step, [
-		'stepToolResult',
-		'output',
-		'toolOutput',
-		'result',
-		'content',
-	]);
+	const given = firstDefined(step, ['stepToolResult', 'output', 'toolOutput', 'result']);
+	// The real shape writes the result into `content`, as text or JSON text.
+	const result = given !== undefined ? given : parsedJson(step.content);
 	if (status === 'error') call.error = explicitError ?? result;
 	else if (result !== undefined) call.output = result;
 	const runId = firstDefined(step, ['runId', 'run_id']);
@@ -152,8 +148,8 @@ export function resolveToolCalls(
 	const unmatched = [...fromEvents];
 	for (const call of fromRecord) {
 		const index = unmatched.findIndex((event) =>
-			call.runId !== undefined && event.runId !== undefined
-				? event.runId === call.runId
+			event.runId !== undefined && (call.runId ?? call.stepId) !== undefined
+				? event.runId === (call.runId ?? call.stepId)
 				: event.name === call.name,
 		);
 		if (index === -1) continue;
@@ -161,7 +157,6 @@ export function resolveToolCalls(
 		if (event.startedAt) call.startedAt = event.startedAt;
 		if (event.endedAt) call.endedAt = event.endedAt;
 		if (event.durationMs !== undefined) call.durationMs = event.durationMs;
-		if (call.runId === undefined && event.runId !== undefined) call.runId = event.runId;
 	}
 	return fromRecord;
 }
