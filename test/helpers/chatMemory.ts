@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, never in n8n */
 /**
  * A chat memory sub-node for engine tests: langchain's own chat message history, one list per
  * session key, shared by every execution of the process, kept in order as Redis' RPUSH keeps it

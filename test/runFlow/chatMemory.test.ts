@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, never in n8n */
 /**
  * Session "Keep in Chat Memory": the session of each conversation lives in the connected chat
  * memory, so executions that share nothing else (queue-mode workers) keep conversations.
