@@ -64,19 +64,26 @@ async function startQueueStack({ botDojo, owner, workers = 2, log = console.log 
 		const workflows = [...local.readExamples(), ...readQueueWorkflows()].map(
 			({ file: _file, ...workflow }) => workflow,
 		);
+		const credentials = [local.botDojoCredential(botDojo), ...memoryCredentials(services)];
 		n8n = await startQueueN8n({
 			services,
 			packed,
-			credentials: [local.botDojoCredential(botDojo), ...memoryCredentials(services)],
+			credentials,
 			workflows,
 			workers,
 			log,
 		});
 		const session = new local.N8nSession(n8n.url);
 		await session.setupOwnerOrLogin(owner);
+		// A workflow needing a credential this stack has none of (the AI Agent demo's OpenAI
+		// account) cannot be published: n8n refuses it.
+		const provided = new Set(credentials.map((credential) => credential.type));
 		for (const workflow of workflows) {
 			const hasTrigger = workflow.nodes.some((node) => /webhook|chatTrigger/i.test(node.type));
-			if (hasTrigger) await local.activateWorkflow(session, workflow.id);
+			const credentialsProvided = workflow.nodes.every((node) =>
+				Object.keys(node.credentials ?? {}).every((type) => provided.has(type)),
+			);
+			if (hasTrigger && credentialsProvided) await local.activateWorkflow(session, workflow.id);
 		}
 		return {
 			services,
