@@ -129,12 +129,7 @@ env.teardown = async function teardown() {
 		fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
 		fs.copyFileSync(n8nLog, path.join(ARTIFACTS_DIR, 'n8n.log'));
 	}
-	if (env.userFolder && process.env.E2E_KEEP !== '1') {
-		// `.cache` links to n8n's copy of its editor in the temp dir (see linkStaticCache).
-		const cache = path.join(env.userFolder, '.cache');
-		if (fs.existsSync(cache)) fs.rmSync(fs.realpathSync(cache), { recursive: true, force: true });
-		fs.rmSync(env.userFolder, { recursive: true, force: true });
-	}
+	if (env.userFolder && process.env.E2E_KEEP !== '1') local.removeUserFolder(env.userFolder);
 	const lines = Object.entries(env.timings).map(([k, ms]) => `  ${k}: ${local.formatDuration(ms)}`);
 	log(`timings:\n${lines.join('\n')}`);
 };
