@@ -1,5 +1,5 @@
-import { testCredential } from './helpers/credentialTest';
-import { useEmulator } from './helpers/emulator';
+import { testCredential } from '../helpers/credentialTest';
+import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
 

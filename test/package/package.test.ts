@@ -4,9 +4,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
 
-import './helpers/engine'; // sets N8N_USER_FOLDER before n8n-core reads its settings
+import '../helpers/engine'; // sets N8N_USER_FOLDER before n8n-core reads its settings
 
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 describe('the built package', () => {
