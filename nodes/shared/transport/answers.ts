@@ -5,7 +5,7 @@
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
-import type { BotDojoContext, Endpoint } from './request';
+import type { BotDojoContext, Endpoint } from './types';
 import { unwrapResults } from './request';
 
 export type AnswerShape = 'object' | 'array' | 'string';

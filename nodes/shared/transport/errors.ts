@@ -9,7 +9,7 @@ import type {
 	ProjectCredentials,
 	RequestSettings,
 	RequestSubject,
-} from './request';
+} from './types';
 
 /** The service's own words about a failure, from any of the error shapes seen in the wild. */
 export function serviceMessage(body: unknown): string | undefined {
