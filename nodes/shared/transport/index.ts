@@ -4,7 +4,6 @@
  */
 export * from './request';
 export * from './errors';
-export * from './routing';
 export * from './documents';
 export * from './runFlow';
 export * from './ndjson';
