@@ -9,3 +9,4 @@ export * from './runFlow';
 export * from './ndjson';
 export * from './exportPages';
 export * from './answers';
+export * from './credentialTest';
