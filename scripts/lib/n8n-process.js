@@ -118,13 +118,13 @@ function runN8nCli(args, options) {
 	});
 }
 
-async function waitForHttp(url, { timeoutMs, isAlive }) {
+async function waitForHttp(url, { timeoutMs, isAlive, ready = (response) => response.ok }) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		if (!isAlive()) return false;
 		try {
 			const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-			if (response.ok) return true;
+			if (ready(response)) return true;
 		} catch {
 			// not listening yet
 		}
@@ -209,8 +209,18 @@ async function startN8n({
 	// Lets the caller stop n8n on Ctrl-C while it is still starting.
 	onSpawn(stop, child);
 	try {
-		// /healthz/readiness turns 200 once every route is registered (the settings route answers earlier).
-		const up = await waitForHttp(`${url}/healthz/readiness`, { timeoutMs, isAlive: () => !exited });
+		// /healthz/readiness turns 200 once every route is registered (the settings route answers
+		// earlier). n8n 1.x turns it 200 before its REST routes exist: the main process waits until
+		// GET /rest/login answers (401 when signed out) instead of 404. A worker has no REST API.
+		const isAlive = () => !exited;
+		const up =
+			(await waitForHttp(`${url}/healthz/readiness`, { timeoutMs, isAlive })) &&
+			(command[0] !== 'start' ||
+				(await waitForHttp(`${url}/rest/login`, {
+					timeoutMs,
+					isAlive,
+					ready: (response) => response.status !== 404,
+				})));
 		if (!up) throw new Error(`n8n exited during start-up (${JSON.stringify(exited)})`);
 	} catch (error) {
 		await stop();
