@@ -18,6 +18,9 @@ try {
 	// or n8n-core's own (n8n 1.x sets the default in n8n-core's axios-config). Resolved from n8n's
 	// own bin, as n8n resolves it (not from this repository's node_modules).
 	const n8nBin = path.dirname(fs.realpathSync(process.argv[1]));
+	// Only packages of this n8n install: resolving walks up parent folders, and this repository's
+	// own node_modules (n8n-core 2.x's @n8n/backend-network) must not stand in for n8n 1.x's.
+	const installRoot = path.resolve(n8nBin, '..', '..');
 	const setter = ['@n8n/backend-network', 'n8n-core']
 		.map((name) => {
 			try {
@@ -26,7 +29,7 @@ try {
 				return undefined;
 			}
 		})
-		.find(Boolean);
+		.find((dir) => dir && dir.startsWith(installRoot + path.sep));
 	const axios = require(require.resolve('axios', { paths: [setter] }));
 	let timeout = axios.defaults.timeout;
 	Object.defineProperty(axios.defaults, 'timeout', {
