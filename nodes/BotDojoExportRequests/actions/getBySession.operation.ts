@@ -8,7 +8,12 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { readFlowId } from '../../shared/flowId';
+import { readFlowId } from '../../shared/params/flowId';
+import {
+	simplifyFlowRequest,
+	simplifyProperties,
+	SIMPLIFY_REQUESTS_DESCRIPTION,
+} from '../../shared/params/simplify';
 import { positionalRequest, unwrapResults } from '../../shared/transport';
 import { requireText } from '../../shared/validation';
 import { placeOf } from './itemInput';
@@ -31,6 +36,9 @@ const properties: INodeProperties[] = [
 		description:
 			'The flow session to read: the flow_session_id of a flow request, or the ID returned by BotDojo Create Session',
 	},
+	...simplifyProperties(
+		`${SIMPLIFY_REQUESTS_DESCRIPTION}. As One Conversation gives its messages either way.`,
+	),
 	{
 		displayName: 'Options',
 		name: 'sessionOptions',
@@ -88,6 +96,7 @@ interface Prepared {
 	flowId: string;
 	sessionId: string;
 	asOneConversation: boolean;
+	simplify: boolean;
 }
 
 export const operation: Operation<Prepared> = {
@@ -102,9 +111,11 @@ export const operation: Operation<Prepared> = {
 		);
 		const asOneConversation =
 			this.getNodeParameter('sessionOptions.asOneConversation', itemIndex, false) === true;
-		return { flowId, sessionId, asOneConversation };
+		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
+		return { flowId, sessionId, asOneConversation, simplify };
 	},
-	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation }, itemIndex) {
+	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
+		const { flowId, sessionId, asOneConversation, simplify } = prepared;
 		const answer = unwrapResults(
 			await positionalRequest.call(
 				this,
@@ -121,6 +132,6 @@ export const operation: Operation<Prepared> = {
 		}
 		const records = answer as IDataObject[];
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
-		return records;
+		return simplify ? records.map(simplifyFlowRequest) : records;
 	},
 };

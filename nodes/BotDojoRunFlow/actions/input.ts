@@ -3,7 +3,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { flowIdProperty } from '../../shared/flowId';
+import { flowIdProperty } from '../../shared/params/flowId';
 import {
 	parseJsonObject,
 	requireText,
