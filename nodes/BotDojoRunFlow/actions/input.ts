@@ -65,13 +65,16 @@ export const inputProperties: INodeProperties[] = [
 			'The text to send. After a Chat Trigger, use its chatInput field (as in the placeholder); for the AI Agent, let the model fill it in.',
 	},
 	{
-		displayName: 'Message Property',
+		// Moved to Options › Advanced: Message Property. Kept, and shown only where a saved workflow
+		// holds another name than text_input, so that its choice is kept (n8n drops the values of
+		// parameters it does not know).
+		displayName: 'Message Property (Old Setting)',
 		name: 'messageProperty',
 		type: 'string',
 		default: 'text_input',
-		displayOptions: { show: { inputMode: ['message'] } },
+		displayOptions: { show: { inputMode: ['message'] }, hide: { messageProperty: ['text_input'] } },
 		description:
-			"Name of the input property of the flow's Start node that takes the text (text_input in chat-compatible flows)",
+			'Set Options › Advanced: Message Property instead; that option wins when both are set',
 	},
 	...fieldsAndJsonProperties,
 ];
@@ -81,10 +84,11 @@ export function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 	const place: InputPlace = { node: ctx.getNode(), itemIndex };
 	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'message') as string;
 	if (mode !== 'message') return readFieldsOrJson(ctx, itemIndex, INPUT) ?? {};
+	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).messageProperty;
 	const property = requireText(
 		place,
-		'Message Property',
-		ctx.getNodeParameter('messageProperty', itemIndex, 'text_input'),
+		option === undefined ? 'Message Property' : 'Options › Advanced: Message Property',
+		option ?? ctx.getNodeParameter('messageProperty', itemIndex, 'text_input'),
 		`Enter the input property that takes the text, usually text_input. ${NOTHING_SENT}`,
 	);
 	const message = ctx.getNodeParameter('message', itemIndex, '');
