@@ -8,6 +8,7 @@ import type {
 import { runOperation } from '../shared/execution/runner';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { operation } from './actions/create.operation';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoCreateSession implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,6 +30,8 @@ export class BotDojoCreateSession implements INodeType {
 		usableAsTool: undefined,
 		properties: operation.description,
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runOperation.call(this, operation);

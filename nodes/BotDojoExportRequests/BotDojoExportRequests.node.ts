@@ -16,6 +16,7 @@ import { flowIdProperty } from '../shared/params/flowId';
 import { nodeHeader } from '../shared/params/nodeHeader';
 import * as exportRequests from './actions/export.operation';
 import * as getBySession from './actions/getBySession.operation';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoExportRequests implements INodeType {
 	description: INodeTypeDescription = {
@@ -52,6 +53,8 @@ export class BotDojoExportRequests implements INodeType {
 			...getBySession.operation.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperation.call(this, {

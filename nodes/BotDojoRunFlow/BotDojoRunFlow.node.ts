@@ -8,6 +8,7 @@ import type {
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { execute, runFlowOperation } from './actions/run.operation';
 import { runFlowInputs } from './actions/session';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoRunFlow implements INodeType {
 	description: INodeTypeDescription = {
@@ -41,6 +42,8 @@ export class BotDojoRunFlow implements INodeType {
 			...runFlowOperation.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await execute.call(this);

@@ -14,6 +14,7 @@ import {
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../shared/params/simplify';
 import { latestRecord, pollNewRecords, type StatusFilter } from './newRecords';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,7 +36,7 @@ export class BotDojoTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
+		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
 		properties: [
 			{
 				displayName:
@@ -74,6 +75,8 @@ export class BotDojoTrigger implements INodeType {
 			...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION),
 		],
 	};
+
+	methods = { credentialTest };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const flowId = requireFlowId(

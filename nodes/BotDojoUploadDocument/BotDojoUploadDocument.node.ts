@@ -11,6 +11,7 @@ import { routeOperation } from '../shared/execution/runner';
 import * as getByLogicalPath from './actions/getByLogicalPath.operation';
 import * as getDownloadLink from './actions/getDownloadLink.operation';
 import * as upload from './actions/upload.operation';
+import { credentialTest } from '../shared/transport';
 
 const operations = {
 	upload: upload.operation,
@@ -38,7 +39,7 @@ export class BotDojoUploadDocument implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
+		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -64,6 +65,8 @@ export class BotDojoUploadDocument implements INodeType {
 			...getDownloadLink.operation.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	/** Every item's input is checked before the first request (the shared runner). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -7,7 +7,7 @@ import {
 	simplifySession,
 	SIMPLIFY_SESSION_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { positionalRequest, resultsOf } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { readSessionData, sessionDataProperties } from './sessionData';
 
 interface Prepared {
@@ -33,19 +33,12 @@ export const operation: Operation<Prepared> = {
 	},
 	async execute(this: IExecuteFunctions, { flowId, data, simplify }: Prepared, itemIndex: number) {
 		// Creating a session runs no flow: a retry after 429/503 cannot repeat anything.
-		const answer = await positionalRequest.call(
+		const session = (await positionalResults.call(
 			this,
 			['flow_sessions', 'createSession'],
 			[flowId, data],
 			{ subject: { flowId }, itemIndex },
-		);
-		const session = resultsOf<IDataObject>(
-			this,
-			answer,
-			['flow_sessions', 'createSession'],
-			'object',
-			itemIndex,
-		);
+		)) as IDataObject;
 		return simplify ? simplifySession(session) : session;
 	},
 };

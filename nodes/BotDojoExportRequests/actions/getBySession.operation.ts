@@ -1,5 +1,4 @@
 import {
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -14,7 +13,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { requireText } from '../../shared/validation';
 import { placeOf } from './itemInput';
 
@@ -116,21 +115,12 @@ export const operation: Operation<Prepared> = {
 	},
 	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
 		const { flowId, sessionId, asOneConversation, simplify } = prepared;
-		const answer = unwrapResults(
-			await positionalRequest.call(
-				this,
-				['flow_requests', 'loadByFlowSession'],
-				[flowId, sessionId],
-				{ subject: { flowId, sessionId }, itemIndex },
-			),
-		);
-		if (!Array.isArray(answer)) {
-			throw new NodeOperationError(this.getNode(), 'BotDojo answered without a list of requests', {
-				itemIndex,
-				description: `Expected a list of flow requests for session "${sessionId}"; got ${JSON.stringify(answer)?.slice(0, 200)}.`,
-			});
-		}
-		const records = answer as IDataObject[];
+		const records = (await positionalResults.call(
+			this,
+			['flow_requests', 'loadByFlowSession'],
+			[flowId, sessionId],
+			{ subject: { flowId, sessionId }, itemIndex },
+		)) as IDataObject[];
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
 		return simplify ? records.map(simplifyFlowRequest) : records;
 	},
