@@ -14,6 +14,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
+import { positionalResults } from '../../shared/transport';
 import { requireText } from '../../shared/validation';
 import { placeOf } from './itemInput';
 
@@ -113,7 +114,8 @@ export const operation: Operation<Prepared> = {
 		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 		return { flowId, sessionId, asOneConversation, simplify };
 	},
-	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation, simplify }, itemIndex) {
+	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
+		const { flowId, sessionId, asOneConversation, simplify } = prepared;
 		const records = (await positionalResults.call(
 			this,
 			['flow_requests', 'loadByFlowSession'],
