@@ -8,6 +8,7 @@ import type {
 import { runOperation } from '../shared/execution/runner';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { operation } from './actions/create.operation';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoCreateSession implements INodeType {
 	description: INodeTypeDescription = {
@@ -16,6 +17,9 @@ export class BotDojoCreateSession implements INodeType {
 			name: 'botDojoCreateSession',
 			description:
 				'Start a BotDojo flow session ahead of time, with data the flow can read from its first message',
+			// 1.1: Simplify is on by default; version 1 keeps the whole session record.
+			version: [1, 1.1],
+			defaultVersion: 1.1,
 		}),
 		icon: {
 			light: 'file:../shared/icons/botdojo.svg',
@@ -26,6 +30,8 @@ export class BotDojoCreateSession implements INodeType {
 		usableAsTool: undefined,
 		properties: operation.description,
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runOperation.call(this, operation);

@@ -6,10 +6,11 @@ import type {
 } from 'n8n-workflow';
 
 import { routeOperation } from '../shared/execution/runner';
-import { nodeHeader } from '../shared/params/nodeHeader';
+import { nodeHeader, subtitleValue } from '../shared/params/nodeHeader';
 import * as getStatus from './actions/getStatus.operation';
 import { indexIdField } from './actions/indexId';
 import * as queryMetadata from './actions/queryMetadata.operation';
+import { credentialTest } from '../shared/transport';
 
 const operations = { getStatus: getStatus.operation, queryMetadata: queryMetadata.operation };
 
@@ -24,7 +25,7 @@ export class BotDojoQueryIndex implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: `={{ ($parameter["operation"] === "getStatus" ? "Get status of " : "Query ") + (!$parameter["indexId"] ? "index" : String($parameter["indexId"]).startsWith("=") ? "index from input" : $parameter["indexId"]) }}`,
+		subtitle: `={{ ($parameter["operation"] === "getStatus" ? "Get status of " : "Query ") + ${subtitleValue('indexId', 'index')} }}`,
 		usableAsTool: true,
 		properties: [
 			{
@@ -40,6 +41,8 @@ export class BotDojoQueryIndex implements INodeType {
 			...queryMetadata.operation.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperation.call(this, operations);

@@ -7,8 +7,14 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { flowIdProperty, requireFlowId } from '../shared/flowId';
+import { flowIdProperty, requireFlowId } from '../shared/params/flowId';
+import {
+	simplifyFlowRequest,
+	simplifyProperties,
+	SIMPLIFY_REQUESTS_DESCRIPTION,
+} from '../shared/params/simplify';
 import { latestRecord, pollNewRecords, type StatusFilter } from './newRecords';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,7 +25,9 @@ export class BotDojoTrigger implements INodeType {
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Simplify is on by default; version 1 keeps the whole records.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		// Reads the same whatever Flow ID holds (empty, an expression, a locator).
 		subtitle:
 			'={{ $parameter["statuses"] === "complete" ? "On complete requests" : $parameter["statuses"] === "error" ? "On failed requests" : "On finished requests" }}',
@@ -28,7 +36,7 @@ export class BotDojoTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
+		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
 		properties: [
 			{
 				displayName:
@@ -64,8 +72,11 @@ export class BotDojoTrigger implements INodeType {
 				default: 'both',
 				description: 'Which finished requests start the workflow',
 			},
+			...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION),
 		],
 	};
+
+	methods = { credentialTest };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const flowId = requireFlowId(
@@ -81,6 +92,8 @@ export class BotDojoTrigger implements INodeType {
 		} else {
 			records = await pollNewRecords.call(this, flowId, statuses);
 		}
-		return records.length > 0 ? [records.map((json) => ({ json }))] : null;
+		if (records.length === 0) return null;
+		const simplify = this.getNodeParameter('simplify', false) === true;
+		return [records.map((record) => ({ json: simplify ? simplifyFlowRequest(record) : record }))];
 	}
 }

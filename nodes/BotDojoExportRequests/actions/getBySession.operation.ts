@@ -1,5 +1,4 @@
 import {
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -8,8 +7,13 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { readFlowId } from '../../shared/flowId';
-import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { readFlowId } from '../../shared/params/flowId';
+import { positionalResults } from '../../shared/transport';
+import {
+	simplifyFlowRequest,
+	simplifyProperties,
+	SIMPLIFY_REQUESTS_DESCRIPTION,
+} from '../../shared/params/simplify';
 import { requireText } from '../../shared/validation';
 import { placeOf } from './itemInput';
 
@@ -31,6 +35,9 @@ const properties: INodeProperties[] = [
 		description:
 			'The flow session to read: the flow_session_id of a flow request, or the ID returned by BotDojo Create Session',
 	},
+	...simplifyProperties(
+		`${SIMPLIFY_REQUESTS_DESCRIPTION}. As One Conversation gives its messages either way.`,
+	),
 	{
 		displayName: 'Options',
 		name: 'sessionOptions',
@@ -88,6 +95,7 @@ interface Prepared {
 	flowId: string;
 	sessionId: string;
 	asOneConversation: boolean;
+	simplify: boolean;
 }
 
 export const operation: Operation<Prepared> = {
@@ -102,25 +110,17 @@ export const operation: Operation<Prepared> = {
 		);
 		const asOneConversation =
 			this.getNodeParameter('sessionOptions.asOneConversation', itemIndex, false) === true;
-		return { flowId, sessionId, asOneConversation };
+		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
+		return { flowId, sessionId, asOneConversation, simplify };
 	},
-	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation }, itemIndex) {
-		const answer = unwrapResults(
-			await positionalRequest.call(
-				this,
-				['flow_requests', 'loadByFlowSession'],
-				[flowId, sessionId],
-				{ subject: { flowId, sessionId }, itemIndex },
-			),
-		);
-		if (!Array.isArray(answer)) {
-			throw new NodeOperationError(this.getNode(), 'BotDojo answered without a list of requests', {
-				itemIndex,
-				description: `Expected a list of flow requests for session "${sessionId}"; got ${JSON.stringify(answer)?.slice(0, 200)}.`,
-			});
-		}
-		const records = answer as IDataObject[];
+	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation, simplify }, itemIndex) {
+		const records = (await positionalResults.call(
+			this,
+			['flow_requests', 'loadByFlowSession'],
+			[flowId, sessionId],
+			{ subject: { flowId, sessionId }, itemIndex },
+		)) as IDataObject[];
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
-		return records;
+		return simplify ? records.map(simplifyFlowRequest) : records;
 	},
 };

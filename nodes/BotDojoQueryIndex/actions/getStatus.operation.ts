@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { positionalRequest, resultsOf } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { readIndexId } from './indexId';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Status',
 	value: 'getStatus',
-	action: 'Get the status of an index',
-	description: 'Whether the index is ready to answer, and how much it holds',
+	action: 'Get index status',
+	description: 'Read whether the index is ready to answer, and how much it holds',
 };
 
 interface Prepared {
@@ -21,10 +21,9 @@ export const operation: Operation<Prepared> = {
 		return { indexId: readIndexId(this, itemIndex) };
 	},
 	async execute(this: IExecuteFunctions, { indexId }: Prepared, itemIndex: number) {
-		const answer = await positionalRequest.call(this, ['indexes', 'getStatus'], [indexId], {
+		return (await positionalResults.call(this, ['indexes', 'getStatus'], [indexId], {
 			subject: { indexId },
 			itemIndex,
-		});
-		return resultsOf<IDataObject>(this, answer, ['indexes', 'getStatus'], 'object', itemIndex);
+		})) as IDataObject;
 	},
 };

@@ -7,15 +7,15 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { positionalRequest, resultsOf } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { parseJsonObject } from '../../shared/validation';
 import { readIndexId } from './indexId';
 
 export const option: INodePropertyOptions = {
 	name: 'Query Metadata',
 	value: 'queryMetadata',
-	action: 'Find chunks of an index by their metadata',
-	description: 'Returns the chunks of the index whose metadata matches a query, one item per chunk',
+	action: 'Find index chunks by metadata',
+	description: 'Find the chunks of the index whose metadata match a query, one item per chunk',
 };
 
 const properties: INodeProperties[] = [
@@ -48,12 +48,11 @@ export const operation: Operation<Prepared> = {
 		return { indexId, query };
 	},
 	async execute(this: IExecuteFunctions, { indexId, query }: Prepared, itemIndex: number) {
-		const answer = await positionalRequest.call(
+		return (await positionalResults.call(
 			this,
 			['indexes', 'queryMetadata'],
 			[indexId, query],
 			{ subject: { indexId }, itemIndex },
-		);
-		return resultsOf<IDataObject[]>(this, answer, ['indexes', 'queryMetadata'], 'array', itemIndex);
+		)) as IDataObject[];
 	},
 };

@@ -6,65 +6,33 @@ import {
 	NodeOperationError,
 	sleep,
 	type IDataObject,
-	type IExecuteFunctions,
-	type IExecuteSingleFunctions,
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type IPollFunctions,
 } from 'n8n-workflow';
 
 import { apiError, transportError } from './errors';
+import type {
+	BotDojoContext,
+	Endpoint,
+	FullResponse,
+	ProjectCredentials,
+	RequestSettings,
+	RetryPolicy,
+} from './types';
+
+export type {
+	BotDojoContext,
+	Endpoint,
+	FullResponse,
+	ProjectCredentials,
+	RequestSettings,
+	RequestSubject,
+	RetryPolicy,
+} from './types';
 
 export const CREDENTIAL_TYPE = 'botDojoApi';
 
-export type BotDojoContext =
-	| IExecuteFunctions
-	| IExecuteSingleFunctions
-	| IPollFunctions
-	| ILoadOptionsFunctions;
-
-/** Ids that a request used, so that a 404 can say which of them BotDojo did not find. */
-export interface RequestSubject {
-	flowId?: string;
-	sessionId?: string;
-	indexId?: string;
-	logicalPath?: string;
-	documentId?: string;
-}
-
-export interface RequestSettings {
-	subject?: RequestSubject;
-	itemIndex?: number;
-	/** Whether a failure after the request was accepted may be retried (false for running a flow). */
-	repeatable?: boolean;
-	/** Total timeout in milliseconds. */
-	timeout?: number;
-	abortSignal?: AbortSignal;
-	retry?: RetryPolicy;
-}
-
-export interface RetryPolicy {
-	/** Attempts in all, the first included. */
-	maxAttempts: number;
-	/** Longest wait the retries may add up to, in milliseconds. */
-	maxTotalWaitMs: number;
-}
-
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
-
-export interface ProjectCredentials {
-	baseUrl: string;
-	accountId: string;
-	projectId: string;
-	apiKey: string;
-}
-
-export interface FullResponse {
-	statusCode: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: unknown;
-}
 
 /** Credentials read once per node execution (one context object), not once per request. */
 const credentialsOfRun = new WeakMap<object, Promise<ProjectCredentials>>();
@@ -118,9 +86,6 @@ export function projectUrl(
 	const path = ['accounts', credentials.accountId, 'projects', credentials.projectId, ...segments];
 	return `${base}/${path.map(encodeURIComponent).join('/')}`;
 }
-
-/** An endpoint as path segments below the project; ids among them are encoded by projectUrl. */
-export type Endpoint = readonly string[];
 
 /**
  * The positional body `{ params: [...] }`: trailing absent parameters are left out,
