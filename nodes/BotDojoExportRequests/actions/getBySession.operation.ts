@@ -14,7 +14,6 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { positionalResults } from '../../shared/transport';
 import { requireText } from '../../shared/validation';
 import { placeOf } from './itemInput';
 
