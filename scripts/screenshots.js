@@ -21,8 +21,8 @@ const { searchPicker, oursAmong } = require('../test/e2e/nodePicker');
 const OUT_DIR = path.join(local.ROOT, 'docs', 'screenshots');
 const EXPORT_NODE = 'BotDojo Export Requests';
 
-/** Manual Trigger → Export Requests of flow_echo, one record. */
-function exportWorkflow(exportParameters) {
+/** Manual Trigger → Export Requests of flow_echo, one record, as a node added today (Simplify on). */
+function exportWorkflow() {
 	return {
 		id: 'bdShotExport',
 		name: 'Export one request',
@@ -36,11 +36,11 @@ function exportWorkflow(exportParameters) {
 				position: [0, 0],
 			},
 			{
-				parameters: { operation: 'export', flowId: 'flow_echo', limit: 1, ...exportParameters },
+				parameters: { operation: 'export', flowId: 'flow_echo', limit: 1 },
 				id: '0b8c6a4e-3f57-4d55-9a39-5c1f4a7d2e02',
 				name: EXPORT_NODE,
 				type: 'n8n-nodes-botdojo.botDojoExportRequests',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [260, 0],
 				credentials: { botDojoApi: { id: local.CREDENTIAL_ID, name: local.CREDENTIAL_NAME } },
 			},
@@ -99,7 +99,6 @@ async function main() {
 			tarball: { type: 'string' },
 			prefix: { type: 'string', default: '' },
 			only: { type: 'string' },
-			'export-parameters': { type: 'string', default: '{}' },
 		},
 	});
 	fs.mkdirSync(OUT_DIR, { recursive: true });
@@ -117,7 +116,7 @@ async function main() {
 		packed.cleanup();
 
 		const ports = { port: await local.freePort(), brokerPort: await local.freePort() };
-		const workflow = exportWorkflow(JSON.parse(values['export-parameters']));
+		const workflow = exportWorkflow();
 		await local.importIntoN8n({
 			userFolder,
 			ports,

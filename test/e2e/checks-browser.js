@@ -41,14 +41,23 @@ async function assertNoErrorShown(page, where) {
 	assert.doesNotMatch(text, NOT_INSTALLED, `"not installed" state on ${where}`);
 }
 
+/** Closes the open node panel: n8n 2.x's close button, or n8n 1.x's "Back to canvas". */
+async function closeNodePanel(page) {
+	const panel = page.locator('[data-test-id="ndv"]');
+	await page
+		.locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]')
+		.first()
+		.click();
+	await panel.waitFor({ state: 'hidden' });
+}
+
 /** Opens a node's panel, reads the credential it shows, and closes the panel. */
 async function credentialShownFor(page, nodeName) {
 	await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
 	const panel = page.locator('[data-test-id="ndv"]');
 	await panel.waitFor({ state: 'visible' });
 	const value = await panel.locator('[data-test-id="node-credentials-select"] input').inputValue();
-	await panel.locator('[data-test-id="ndv-close-button"]').click();
-	await panel.waitFor({ state: 'hidden' });
+	await closeNodePanel(page);
 	return value;
 }
 
@@ -140,8 +149,7 @@ module.exports = function registerBrowserChecks(env) {
 							path: path.join(SHOTS_DIR, `${shot}--${slug(node.name)}.png`),
 						});
 						await assertNoErrorShown(page, `the panel of ${node.name} in ${workflow.file}`);
-						await panel.locator('[data-test-id="ndv-close-button"]').click();
-						await panel.waitFor({ state: 'hidden' });
+						await closeNodePanel(page);
 					}
 				},
 			);
