@@ -1,7 +1,7 @@
 /**
  * An n8n binary as a Blob for a multipart body, holding the file in memory once at most.
  */
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { BINARY_ENCODING, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 /** Read size for binaries kept outside the item: a few dozen Blob parts for a large file. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -13,7 +13,6 @@ const CHUNK_BYTES = 1024 * 1024;
  */
 export async function binaryAsBlob(
 	ctx: IExecuteFunctions,
-	itemIndex: number,
 	binary: IBinaryData,
 	type: string,
 ): Promise<Blob> {
@@ -23,7 +22,10 @@ export async function binaryAsBlob(
 		for await (const chunk of stream) parts.push(new Blob([chunk as Uint8Array<ArrayBuffer>]));
 		return new Blob(parts, { type });
 	}
-	const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, binary);
+	// Without an id the file is in the item itself, base64-encoded. Decoded here rather than by
+	// getBinaryDataBuffer(itemIndex, binary): n8n 1.101.1's n8n-core takes only a property name
+	// there and failed with "Cannot read properties of undefined (reading 'id')".
+	const buffer = Buffer.from(binary.data, BINARY_ENCODING);
 	// Node's Buffers are never backed by a SharedArrayBuffer here; the cast only narrows the type.
 	return new Blob([buffer as Uint8Array<ArrayBuffer>], { type });
 }

@@ -120,7 +120,7 @@ async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const form = new FormData();
-	const file = await binaryAsBlob(this, itemIndex, request.binary, request.contentType);
+	const file = await binaryAsBlob(this, request.binary, request.contentType);
 	form.append('document', file, request.fileName);
 	form.append('fileName', request.fileName);
 	form.append('logicalPath', request.logicalPath);
