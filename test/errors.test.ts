@@ -36,13 +36,26 @@ describe('error mapping', () => {
 		expect(error?.description).toMatch(/BotDojo said: ".*flow_echo.*"/);
 	});
 
-	it('404: names the account and project ids that were used', async () => {
+	it('404: names only the id BotDojo said was missing, and the path called', async () => {
 		const { error } = await getStatus({
 			main: { ...env.credentials.main, accountId: 'acc_other' },
 		});
 		expect(error?.message).toMatch(/^BotDojo could not find it: .*acc_other/);
-		expect(error?.description).toContain(
-			'account "acc_other", project "proj_demo", index "idx_docs"',
+		expect(error?.description).toBe(
+			'Check the Account ID of the BotDojo API credential ("acc_other"). Path called: POST /api/v1/accounts/acc_other/projects/proj_demo/indexes/getStatus. If the ids are right, report this path: BotDojo may have moved the endpoint.',
+		);
+	});
+
+	it('404 for a path BotDojo does not have: lists every id used and the path called', async () => {
+		// As if BotDojo had moved the endpoint: its 404 names a path, not a missing id.
+		const { error } = await getStatus({
+			main: { ...env.credentials.main, baseUrl: `${env.emu.origin}/api/v2` },
+		});
+		expect(error?.message).toBe(
+			'BotDojo could not find it: No such endpoint: POST /api/v2/accounts/acc_demo/projects/proj_demo/indexes/getStatus',
+		);
+		expect(error?.description).toBe(
+			'One of these does not exist or is not visible to this key: account "acc_demo", project "proj_demo", index "idx_docs". Check the ids in the node and in the credential. Path called: POST /api/v2/accounts/acc_demo/projects/proj_demo/indexes/getStatus. If the ids are right, report this path: BotDojo may have moved the endpoint.',
 		);
 	});
 
@@ -50,15 +63,19 @@ describe('error mapping', () => {
 		['429' as const, /limiting the request rate \(429\)/, /asked to wait 120 s/],
 		['500' as const, /internal error \(500\)/, /Try again later/],
 		['503' as const, /temporarily unavailable \(503\)/, /Try again in a few minutes/],
-	])('%s: a clear message that says whether retrying is safe', async (type, message, advice) => {
-		// A Retry-After beyond the retry policy's total wait: the node gives up at once.
-		env.emu.injectFault({ type, retryAfter: 120 }, { endpoint: 'getStatus', times: 1 });
-		const { error } = await getStatus(env.credentials);
-		expect(error?.message).toMatch(message);
-		expect(error?.description).toMatch(advice);
-		expect(error?.description).toMatch(/Safe to retry/);
-		expect((error as { httpCode?: string }).httpCode).toBe(type);
-	});
+	])(
+		'%s: a clear message, with no retry question on a read-only lookup',
+		async (type, message, advice) => {
+			// A Retry-After beyond the retry policy's total wait: the node gives up at once.
+			env.emu.injectFault({ type, retryAfter: 120 }, { endpoint: 'getStatus', times: 1 });
+			const { error } = await getStatus(env.credentials);
+			expect(error?.message).toMatch(message);
+			expect(error?.description).toMatch(advice);
+			// "Safe to retry" is said only where a retry could repeat something: running a flow.
+			expect(error?.description).not.toMatch(/safe to retry/i);
+			expect((error as { httpCode?: string }).httpCode).toBe(type);
+		},
+	);
 
 	it('unreachable service: says the connection was refused', async () => {
 		const { error } = await getStatus({
@@ -67,7 +84,7 @@ describe('error mapping', () => {
 		expect(error?.message).toMatch(/connection was refused/);
 	});
 
-	it('unreachable service, programmatic nodes: names the base URL and says retrying is safe', async () => {
+	it('unreachable service: names the Base URL that could not be reached', async () => {
 		const baseUrl = 'http://127.0.0.1:9/api/v1';
 		const { error } = await runNode({
 			node: {
@@ -79,7 +96,9 @@ describe('error mapping', () => {
 		expect(error?.message).toBe(
 			`Could not reach BotDojo at ${baseUrl}: the connection was refused`,
 		);
-		expect(error?.description).toMatch(/error code ECONNREFUSED\). Safe to retry/);
+		expect(error?.description).toBe(
+			'Check the Base URL in the BotDojo API credential and your network (error code ECONNREFUSED).',
+		);
 	});
 
 	it('never shows the API key: not in errors, outputs or the execution data', async () => {

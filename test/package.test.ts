@@ -62,8 +62,7 @@ describe('the built package', () => {
 		// No declarative test: n8n would use it instead of the nodes' testedBy function.
 		expect(type.test).toBeUndefined();
 		for (const { type: node } of Object.values(loader.nodeTypes)) {
-			const description = 'description' in node ? node.description : undefined;
-			expect(description?.credentials).toEqual([
+			expect((node as INodeType).description.credentials).toEqual([
 				{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' },
 			]);
 			expect(typeof (node as INodeType).methods?.credentialTest?.botDojoApiTest).toBe('function');

@@ -26,15 +26,18 @@ describe('BotDojo Query Index: Get Status', () => {
 		]);
 	});
 
-	it('names the missing index and the ids used when it does not exist', async () => {
+	it('names only the missing index, and the path called, when it does not exist', async () => {
 		const { error } = await runNode({
 			node: queryIndex({ operation: 'getStatus', indexId: 'idx_nope' }),
 			credentials: env.credentials,
 		});
 		expect(error?.message).toMatch(/could not find/);
 		expect(error?.message).toContain('idx_nope');
-		expect(error?.description).toContain('index "idx_nope"');
-		expect(error?.description).toContain('project "proj_demo"');
+		expect(error?.description).toContain('Check the Index ID in the node ("idx_nope").');
+		expect(error?.description).not.toContain('project "proj_demo"');
+		expect(error?.description).toContain(
+			'Path called: POST /api/v1/accounts/acc_demo/projects/proj_demo/indexes/getStatus.',
+		);
 	});
 
 	it('refuses an empty index id before any request, naming the item', async () => {
@@ -43,7 +46,8 @@ describe('BotDojo Query Index: Get Status', () => {
 			items: [{ json: { index: 'idx_docs' } }, { json: { index: '  ' } }],
 			credentials: env.credentials,
 		});
-		expect(error?.message).toBe('Index ID: is empty in item 2 (index 1)');
+		expect(error?.message).toBe('Index ID: is empty');
+		expect(error?.context?.itemIndex).toBe(1);
 		expect(error?.description).toMatch(/idx_docs/);
 		const sent = env.emu.requestsTo('getStatus').map((request) => request.body);
 		expect(sent.every((body) => JSON.stringify(body) === '{"params":["idx_docs"]}')).toBe(true);
@@ -98,9 +102,9 @@ describe('BotDojo Query Index: Query Metadata', () => {
 	});
 
 	it.each([
-		['invalid JSON', '{ "source": ', /Query: is not valid JSON .* in item 1 \(index 0\)/],
-		['an array', '[1, 2]', /Query: must be a JSON object but is an array in item 1/],
-		['a number', '42', /Query: must be a JSON object but is a number in item 1/],
+		['invalid JSON', '{ "source": ', /Query: is not valid JSON .*/],
+		['an array', '[1, 2]', /Query: must be a JSON object but is an array/],
+		['a number', '42', /Query: must be a JSON object but is a number/],
 	])('refuses a query that is %s before any request', async (_kind, query, message) => {
 		const { error } = await runNode({
 			node: queryIndex({ operation: 'queryMetadata', indexId: 'idx_docs', query }),

@@ -9,24 +9,17 @@ export interface InputPlace {
 	itemIndex: number;
 }
 
-function itemLabel(itemIndex: number): string {
-	return `item ${itemIndex + 1} (index ${itemIndex})`;
-}
-
 export function invalidInput(
 	place: InputPlace,
 	parameter: string,
 	problem: string,
 	valid: string,
 ): NodeOperationError {
-	return new NodeOperationError(
-		place.node,
-		`${parameter}: ${problem} in ${itemLabel(place.itemIndex)}`,
-		{
-			itemIndex: place.itemIndex,
-			description: valid,
-		},
-	);
+	// The item is given as itemIndex only: n8n's editor adds it to the message as "[item N]".
+	return new NodeOperationError(place.node, `${parameter}: ${problem}`, {
+		itemIndex: place.itemIndex,
+		description: valid,
+	});
 }
 
 /** A non-empty string, trimmed. */

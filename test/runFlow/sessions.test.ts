@@ -70,12 +70,14 @@ describe('BotDojo Run Flow: sessions', () => {
 		const noId = await runFlow(env, {
 			parameters: message('flow_echo', 'Hi', { sessionMode: 'continue', sessionId: '' }),
 		});
-		expect(noId.error?.message).toBe('Session ID: is empty in item 1 (index 0)');
+		expect(noId.error?.message).toBe('Session ID: is empty');
+		expect(noId.error?.context?.itemIndex).toBe(0);
 		const noKey = await runFlow(env, {
 			parameters: remember(),
 			items: [{ json: { text: 'Hi' } }],
 		});
-		expect(noKey.error?.message).toBe('Session Key: is empty in item 1 (index 0)');
+		expect(noKey.error?.message).toBe('Session Key: is empty');
+		expect(noKey.error?.context?.itemIndex).toBe(0);
 		expect(env.emu.requestsTo('run')).toHaveLength(0);
 	});
 });

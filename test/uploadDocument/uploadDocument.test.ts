@@ -280,12 +280,8 @@ describe('BotDojo Upload Document: Upload', () => {
 			{ item: 3 },
 		]);
 		expect(items[0].json.logicalPath).toBe('docs/a.txt');
-		expect(items[1].json.error).toMatch(
-			/^Logical Path: contains a "\.\." segment .* in item 2 \(index 1\)$/,
-		);
-		expect(items[2].json.error).toMatch(
-			/^Input Binary Field: the item has no binary field "data" in item 3/,
-		);
+		expect(items[1].json.error).toMatch(/^Logical Path: contains a "\.\." segment .*$/);
+		expect(items[2].json.error).toMatch(/^Input Binary Field: the item has no binary field "data"/);
 		expect(items[3].json.logicalPath).toBe('docs/d.txt');
 		expect(uploadsReceived().map((body) => (body.fields as IDataObject).logicalPath)).toEqual([
 			'docs/a.txt',
@@ -340,6 +336,11 @@ describe('BotDojo Upload Document: Get by Logical Path', () => {
 		});
 		expect(error?.message).toMatch(/could not find/);
 		expect(error?.message).toContain('kb/none.md');
-		expect(error?.description).toContain('logical path "kb/none.md"');
+		// Only the id BotDojo said was missing, and the path called (issue 13 §7).
+		expect(error?.description).toContain('Check the Logical Path in the node ("kb/none.md")');
+		expect(error?.description).not.toContain('proj_demo"');
+		expect(error?.description).toContain(
+			'Path called: POST /api/v1/accounts/acc_demo/projects/proj_demo/documents/loadByLogicalPath.',
+		);
 	});
 });

@@ -162,13 +162,7 @@ export async function sendWithRetries(
 		retry: settings.retry ?? DEFAULT_RETRY,
 		abortSignal: settings.abortSignal,
 		// A Stop during a Retry-After wait is safe to retry: nothing ran yet.
-		networkError: (error, waiting) =>
-			transportError(
-				this,
-				error,
-				credentials,
-				waiting ? { ...settings, repeatable: true } : settings,
-			),
+		networkError: (error, waiting) => transportError(this, error, credentials, settings, waiting),
 		refusal: async (response, attempts) =>
 			apiError(
 				this,
@@ -179,6 +173,7 @@ export async function sendWithRetries(
 				{
 					attempts,
 					retryAfter: header(response.headers, 'retry-after'),
+					url: options.url,
 				},
 			),
 	});
