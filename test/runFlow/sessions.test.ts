@@ -165,6 +165,38 @@ describe('BotDojo Run Flow: remember by key', () => {
 		);
 	});
 
+	it.each([404, 500, 502])(
+		// (A 503 is first retried like every 503, and continues the session when a retry passes.)
+		'starts over when BotDojo refuses the remembered session with a %i (issue 13 §4)',
+		async (status) => {
+			const staticData: IDataObject = {};
+			const first = await runFlow(env, {
+				parameters: remember(),
+				items: [{ json: { chat: 'chat-a', text: 'Hi' } }],
+				staticData,
+			});
+			env.emu.injectFault('session-error', { status });
+			const { items, error } = await runFlow(env, {
+				parameters: remember(),
+				items: [{ json: { chat: 'chat-a', text: 'Again' } }],
+				staticData,
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ text: 'Echo #1: Again', session: 'replaced' });
+			// Refused before the flow ran, then run once in a new session: never twice.
+			expect(env.emu.requestsTo('run').map((request) => request.status)).toEqual([
+				200,
+				status,
+				200,
+			]);
+			expect(runBodies(env).map((body) => body.options?.flow_session_id)).toEqual([
+				undefined,
+				first.items[0].json.flowSessionId,
+				undefined,
+			]);
+		},
+	);
+
 	it('does not start over on an error that is not a refused session (the flow may have run)', async () => {
 		const staticData: IDataObject = {};
 		const first = await runFlow(env, {
