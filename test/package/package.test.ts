@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
 import type { INodeType } from 'n8n-workflow';
 
-import './helpers/engine'; // sets N8N_USER_FOLDER before n8n-core reads its settings
+import '../helpers/engine'; // sets N8N_USER_FOLDER before n8n-core reads its settings
 
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 describe('the built package', () => {
@@ -62,7 +62,8 @@ describe('the built package', () => {
 		// No declarative test: n8n would use it instead of the nodes' testedBy function.
 		expect(type.test).toBeUndefined();
 		for (const { type: node } of Object.values(loader.nodeTypes)) {
-			expect((node as INodeType).description.credentials).toEqual([
+			const { description } = node as INodeType;
+			expect(description?.credentials).toEqual([
 				{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' },
 			]);
 			expect(typeof (node as INodeType).methods?.credentialTest?.botDojoApiTest).toBe('function');

@@ -1,5 +1,5 @@
-import { credentialTestFunction, testCredential } from './helpers/credentialTest';
-import { useEmulator } from './helpers/emulator';
+import { credentialTestFunction, testCredential } from '../helpers/credentialTest';
+import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
 

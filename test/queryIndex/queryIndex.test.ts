@@ -1,5 +1,5 @@
-import { runNode } from './helpers/engine';
-import { useEmulator } from './helpers/emulator';
+import { runNode } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
 
@@ -24,20 +24,6 @@ describe('BotDojo Query Index: Get Status', () => {
 			{ params: ['idx_docs'] },
 			{ params: ['idx_building'] },
 		]);
-	});
-
-	it('names only the missing index, and the path called, when it does not exist', async () => {
-		const { error } = await runNode({
-			node: queryIndex({ operation: 'getStatus', indexId: 'idx_nope' }),
-			credentials: env.credentials,
-		});
-		expect(error?.message).toMatch(/could not find/);
-		expect(error?.message).toContain('idx_nope');
-		expect(error?.description).toContain('Check the Index ID in the node ("idx_nope").');
-		expect(error?.description).not.toContain('project "proj_demo"');
-		expect(error?.description).toContain(
-			'Path called: POST /api/v1/accounts/acc_demo/projects/proj_demo/indexes/getStatus.',
-		);
 	});
 
 	it('refuses an empty index id before any request, naming the item', async () => {
