@@ -1,14 +1,9 @@
 import type {
 	IAuthenticateGeneric,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
-
-/** Base URL without trailing slashes, so that both spellings build the same paths. */
-const PROJECT_URL =
-	"={{$credentials.baseUrl.replace(/\\/+$/, '')}}/accounts/{{encodeURIComponent($credentials.accountId)}}/projects/{{encodeURIComponent($credentials.projectId)}}";
 
 export class BotDojoApi implements ICredentialType {
 	name = 'botDojoApi';
@@ -72,39 +67,6 @@ export class BotDojoApi implements ICredentialType {
 		},
 	};
 
-	// An export filtered on a flow id that matches nothing: cheap, read-only, and allowed for any project key.
-	test: ICredentialTestRequest = {
-		request: {
-			method: 'POST',
-			url: `${PROJECT_URL}/flow_requests/export`,
-			body: { params: ['n8n-credential-check', null, 1] },
-			json: true,
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'BotDojo rejected the API key. Copy it again from Project Settings → API Keys (without "Bearer").',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The key is valid but is a flow key: it can only run the one flow it was made for, so this test cannot pass. It works with BotDojo Run Flow for that flow; every other node needs a project key.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'BotDojo does not know this account ID or project ID. Check both against the address of your project page.',
-				},
-			},
-		],
-	};
+	// The Test button is `botDojoApiTest` (nodes/shared/transport/credentialTest.ts), named in each
+	// node's `testedBy`: a declarative `test` here would win over it and can only match status codes.
 }

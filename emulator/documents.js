@@ -11,6 +11,7 @@ const {
 	badRequest,
 	notFound,
 	sendJson,
+	mismatched,
 	isPlainObject,
 	positional,
 } = require('./util');
@@ -152,7 +153,7 @@ class Documents {
 			data: Buffer.from(doc.data), // own copy, not a view into the request buffer
 			meta,
 		});
-		sendJson(res, 200, record);
+		sendJson(res, 200, this.ctx.behavior.answerShape === 'mismatched' ? mismatched(record) : record);
 	}
 
 	/** POST documents/loadByLogicalPath [logicalPath] @param {any} body */

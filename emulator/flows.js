@@ -36,6 +36,18 @@ function bigTokens(n) {
 	return out;
 }
 
+/** A search that finds 2 hits and a calculator that fails: the tools of flow_tools and flow_tools_real. */
+const searchAndCalculator = {
+	/** @param {any} body @returns {ToolCall[]} */
+	tools: (body) => [
+		{ toolName: 'search', input: { query: textOf(body) }, output: { hits: 2 } },
+		{ toolName: 'calculator', input: { expression: '1/0' }, error: 'Division by zero' },
+	],
+	/** @param {any} body */
+	answer: (body) =>
+		`I searched for "${textOf(body)}" and found 2 hits; the calculator failed (Division by zero).`,
+};
+
 /** @returns {Record<string, FlowDef>} */
 function builtinFlows() {
 	return {
@@ -45,12 +57,7 @@ function builtinFlows() {
 		},
 		flow_tools: {
 			releases: ['1'],
-			tools: (body) => [
-				{ toolName: 'search', input: { query: textOf(body) }, output: { hits: 2 } },
-				{ toolName: 'calculator', input: { expression: '1/0' }, error: 'Division by zero' },
-			],
-			answer: (body) =>
-				`I searched for "${textOf(body)}" and found 2 hits; the calculator failed (Division by zero).`,
+			...searchAndCalculator,
 		},
 		flow_error: {
 			releases: ['1'],
@@ -82,12 +89,7 @@ function builtinFlows() {
 		flow_tools_real: {
 			releases: ['1'],
 			shape: 'real',
-			tools: (body) => [
-				{ toolName: 'search', input: { query: textOf(body) }, output: { hits: 2 } },
-				{ toolName: 'calculator', input: { expression: '1/0' }, error: 'Division by zero' },
-			],
-			answer: (body) =>
-				`I searched for "${textOf(body)}" and found 2 hits; the calculator failed (Division by zero).`,
+			...searchAndCalculator,
 		},
 		flow_agent: {
 			releases: ['1'],

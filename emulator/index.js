@@ -55,10 +55,14 @@ const KEYS = Object.freeze({
  * - unknownFlowExport: 'empty' (200, no results) | 'notFound' (404 naming the flow)
  * - answerWrapper: 'plain' (the spec's answers) | 'success' (every positional endpoint answers
  *   `{ success: true, results: ... }`)
+ * - answerShape: 'spec' | 'mismatched' (every endpoint answers 200 with a value of another shape
+ *   than its own: an object where a list belongs, a list where an object belongs, an object
+ *   where the signed link's string belongs)
  */
 const DEFAULT_BEHAVIOR = Object.freeze({
 	unknownFlowExport: /** @type {'empty' | 'notFound'} */ ('empty'),
 	answerWrapper: /** @type {'plain' | 'success'} */ ('plain'),
+	answerShape: /** @type {'spec' | 'mismatched'} */ ('spec'),
 });
 
 /**
@@ -78,6 +82,11 @@ function pickBehavior(source) {
 		if (!['plain', 'success'].includes(source.answerWrapper))
 			throw new Error("answerWrapper must be 'plain' or 'success'");
 		out.answerWrapper = source.answerWrapper;
+	}
+	if (source.answerShape !== undefined) {
+		if (!['spec', 'mismatched'].includes(source.answerShape))
+			throw new Error("answerShape must be 'spec' or 'mismatched'");
+		out.answerShape = source.answerShape;
 	}
 	return out;
 }
@@ -231,7 +240,8 @@ async function startEmulator(options = {}) {
 		},
 		/**
 		 * Switch behaviours until reset(): `{ unknownFlowExport?: 'empty' | 'notFound',
-		 * answerWrapper?: 'plain' | 'success' }`. Returns the behaviours now in force.
+		 * answerWrapper?: 'plain' | 'success', answerShape?: 'spec' | 'mismatched' }`. Returns the
+		 * behaviours now in force.
 		 * @param {Partial<Behavior>} changes
 		 * @returns {Behavior}
 		 */

@@ -10,6 +10,7 @@ const {
 	sendError,
 	readBody,
 	isPlainObject,
+	mismatched,
 } = require('./util');
 const {
 	takeFaults,
@@ -225,6 +226,11 @@ function positionalAnswer(ctx, req, endpoint, payload) {
  * @param {{ wrapped: boolean, body: any }} answer
  */
 function wrapAnswer(ctx, answer) {
+	if (ctx.behavior.answerShape === 'mismatched') {
+		return answer.wrapped
+			? { ...answer.body, results: mismatched(answer.body.results) }
+			: mismatched(answer.body);
+	}
 	if (ctx.behavior.answerWrapper !== 'success') return answer.body;
 	return answer.wrapped
 		? { success: true, ...answer.body }

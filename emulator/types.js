@@ -20,9 +20,9 @@
  * @typedef {FlowSessionRecord & { history: FlowRequestRecord[]; runNumber: number; }} FlowSessionView
  * @typedef {{ releases?: string[]; answer?: (body: any, session: FlowSessionView, options: any) => string; tokenDelayMs?: number; delayMs?: number | ((body: any) => number); tools?: ToolCall[] | ((body: any) => ToolCall[]); status?: 'complete' | 'error'; errorMessage?: string; tokens?: (body: any) => string[]; shape?: 'legacy' | 'real'; preambleTokens?: string[] | ((body: any) => string[]); toolArgumentTokens?: boolean; }} FlowDef
  * @typedef {{ start?: number; stepMs?: number; errorEvery?: number; runningEvery?: number; sessionId?: string; }} SeedOptions
- * @typedef {{ unknownFlowExport: 'empty' | 'notFound'; answerWrapper: 'plain' | 'success'; }} Behavior
+ * @typedef {{ unknownFlowExport: 'empty' | 'notFound'; answerWrapper: 'plain' | 'success'; answerShape: 'spec' | 'mismatched'; }} Behavior
  *
- * @typedef {{ port?: number; host?: string; seedDemo?: boolean; unknownFlowExport?: Behavior['unknownFlowExport']; answerWrapper?: Behavior['answerWrapper']; }} StartOptions
+ * @typedef {{ port?: number; host?: string; seedDemo?: boolean; unknownFlowExport?: Behavior['unknownFlowExport']; answerWrapper?: Behavior['answerWrapper']; answerShape?: Behavior['answerShape']; }} StartOptions
  * `port` 0 (default) = any free port; `host` default 127.0.0.1; `seedDemo`: a few demo records and one document.
  *
  * @typedef {{ t: NodeJS.Timeout, resolve: () => void }} Timer

@@ -174,7 +174,20 @@ function sleep(ctx, ms) {
 	});
 }
 
+/**
+ * Behaviour `answerShape: 'mismatched'`: `value` in another shape than its own (an array
+ * becomes an object, an object an array, a string an object), as a misrouted gateway might.
+ * @param {any} value
+ * @returns {any}
+ */
+function mismatched(value) {
+	if (Array.isArray(value)) return { items: value };
+	if (typeof value === 'string') return { url: value };
+	return [value];
+}
+
 module.exports = {
+	mismatched,
 	newId,
 	iso,
 	HttpError,

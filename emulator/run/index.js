@@ -3,7 +3,7 @@
  * POST .../flows/{flow_id}/run: load the request, start the record, then answer blocking (the
  * record) or streamed (NDJSON events, then the record).
  */
-const { newId, sendJson, sleep } = require('../util');
+const { mismatched, newId, sendJson, sleep } = require('../util');
 const { legacyStep, finishedRealStep } = require('../steps');
 const { loadRun } = require('./request');
 const { startRecord, completedRecord, finishRecord } = require('./record');
@@ -29,7 +29,7 @@ async function handleRun(ctx, req, res, flowId, payload) {
 			: legacyStep(tool, newId('run')),
 	);
 	finishRecord(ctx, rec, completedRecord(rec, plan, startMs), plan);
-	sendJson(res, 200, rec);
+	sendJson(res, 200, ctx.behavior.answerShape === 'mismatched' ? mismatched(rec) : rec);
 }
 
 module.exports = { handleRun };

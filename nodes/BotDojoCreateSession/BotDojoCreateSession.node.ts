@@ -8,6 +8,7 @@ import type {
 import { runOperation } from '../shared/execution/runner';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { operation } from './actions/create.operation';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoCreateSession implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,6 +27,8 @@ export class BotDojoCreateSession implements INodeType {
 		usableAsTool: undefined,
 		properties: operation.description,
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runOperation.call(this, operation);

@@ -16,6 +16,7 @@ import { flowIdProperty } from '../shared/flowId';
 import { routeOperation } from '../shared/execution/runner';
 import * as exportRequests from './actions/export.operation';
 import * as getBySession from './actions/getBySession.operation';
+import { credentialTest } from '../shared/transport';
 
 // Deliberately not an AI Agent tool (see usableAsTool below); n8n makes a tool only when it is set.
 // eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
@@ -37,7 +38,7 @@ export class BotDojoExportRequests implements INodeType {
 		// Not an AI Agent tool: an export can return thousands of records into the agent's context.
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
+		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -54,6 +55,8 @@ export class BotDojoExportRequests implements INodeType {
 			...getBySession.operation.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperation.call(this, {

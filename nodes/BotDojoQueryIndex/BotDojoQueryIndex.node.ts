@@ -10,6 +10,7 @@ import { nodeHeader } from '../shared/params/nodeHeader';
 import * as getStatus from './actions/getStatus.operation';
 import { indexIdField } from './actions/indexId';
 import * as queryMetadata from './actions/queryMetadata.operation';
+import { credentialTest } from '../shared/transport';
 
 const operations = { getStatus: getStatus.operation, queryMetadata: queryMetadata.operation };
 
@@ -40,6 +41,8 @@ export class BotDojoQueryIndex implements INodeType {
 			...queryMetadata.operation.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperation.call(this, operations);

@@ -8,6 +8,7 @@ import {
 
 import { execute, runFlowOperation } from './actions/run.operation';
 import { runFlowInputs } from './actions/session';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoRunFlow implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +27,7 @@ export class BotDojoRunFlow implements INodeType {
 		usableAsTool: true,
 		inputs: runFlowInputs,
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
+		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
 		properties: [
 			{
 				displayName: 'Description',
@@ -43,6 +44,8 @@ export class BotDojoRunFlow implements INodeType {
 			...runFlowOperation.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await execute.call(this);

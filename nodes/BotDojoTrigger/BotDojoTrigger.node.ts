@@ -9,6 +9,7 @@ import {
 
 import { flowIdProperty, requireFlowId } from '../shared/flowId';
 import { latestRecord, pollNewRecords, type StatusFilter } from './newRecords';
+import { credentialTest } from '../shared/transport';
 
 export class BotDojoTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,7 +29,7 @@ export class BotDojoTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
+		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
 		properties: [
 			{
 				displayName:
@@ -66,6 +67,8 @@ export class BotDojoTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const flowId = requireFlowId(

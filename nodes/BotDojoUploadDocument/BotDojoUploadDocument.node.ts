@@ -11,6 +11,7 @@ import { routeOperation } from '../shared/execution/runner';
 import * as getByLogicalPath from './actions/getByLogicalPath.operation';
 import * as getDownloadLink from './actions/getDownloadLink.operation';
 import * as upload from './actions/upload.operation';
+import { credentialTest } from '../shared/transport';
 
 const operations = {
 	upload: upload.operation,
@@ -40,7 +41,7 @@ export class BotDojoUploadDocument implements INodeType {
 		// cannot offer only some operations of one Operation parameter.
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
+		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -55,6 +56,8 @@ export class BotDojoUploadDocument implements INodeType {
 			...getDownloadLink.operation.description,
 		],
 	};
+
+	methods = { credentialTest };
 
 	/** Every item's input is checked before the first request (the shared runner). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

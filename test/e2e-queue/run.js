@@ -80,6 +80,33 @@ function measure(label, chats) {
 const chatsOf = (prefix) =>
 	Array.from({ length: CONVERSATIONS }, (_, i) => `${prefix}-${i}-${Date.now()}`);
 
+/**
+ * Sends each of CONVERSATIONS new conversations its first message, all at once, then each its
+ * second message, all at once; `say(chat, text)` sends one message.
+ */
+async function twoRounds(prefix, say) {
+	const chats = chatsOf(prefix);
+	env.sessionsBefore = env.emu.sessions.size;
+	const firsts = await Promise.all(chats.map((chat) => say(chat, `${chat} one`)));
+	const seconds = await Promise.all(chats.map((chat) => say(chat, `${chat} two`)));
+	return { chats, firsts, seconds };
+}
+
+/** `say` for a production webhook of the stack: posts `{ chat, text }`, returns its JSON answer. */
+function webhookSay(path) {
+	const url = `${env.stack.n8n.url}/webhook/${path}`;
+	return async (chat, text) => {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ chat, text }),
+			signal: AbortSignal.timeout(120_000),
+		});
+		assert.equal(response.status, 200, await response.clone().text());
+		return await response.json();
+	};
+}
+
 test(
 	'public chat (Redis Chat Memory): every second message continues its conversation',
 	{ timeout: 300_000 },
@@ -99,11 +126,8 @@ test(
 			);
 			return items.map((l) => l.json.content).join('');
 		};
-		const chats = chatsOf('chat');
-		env.sessionsBefore = env.emu.sessions.size;
-		const firsts = await Promise.all(chats.map((chat) => say(chat, `${chat} one`)));
+		const { chats, firsts, seconds } = await twoRounds('chat', say);
 		firsts.forEach((text, i) => assert.equal(text, `Echo #1: ${chats[i]} one`));
-		const seconds = await Promise.all(chats.map((chat) => say(chat, `${chat} two`)));
 		seconds.forEach((text, i) => assert.equal(text, `Echo #2: ${chats[i]} two`));
 		const { sessions, continued } = measure('queue mode, chat + Redis Chat Memory', chats);
 		assert.equal(continued, chats.length);
@@ -115,22 +139,9 @@ test(
 	'Webhook → Run Flow (Postgres Chat Memory): every second message continues its conversation, two racing first messages end on one session',
 	{ timeout: 300_000 },
 	async () => {
-		const url = `${env.stack.n8n.url}/webhook/bd-queue-memory`;
-		const say = async (chat, text) => {
-			const response = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ chat, text }),
-				signal: AbortSignal.timeout(120_000),
-			});
-			assert.equal(response.status, 200, await response.clone().text());
-			return await response.json();
-		};
-		const chats = chatsOf('hook');
-		env.sessionsBefore = env.emu.sessions.size;
-		const firsts = await Promise.all(chats.map((chat) => say(chat, `${chat} one`)));
+		const say = webhookSay('bd-queue-memory');
+		const { chats, firsts, seconds } = await twoRounds('hook', say);
 		firsts.forEach((json) => assert.equal(json.session, 'new'));
-		const seconds = await Promise.all(chats.map((chat) => say(chat, `${chat} two`)));
 		seconds.forEach((json, i) => {
 			assert.equal(json.session, 'continued');
 			assert.equal(json.flowSessionId, firsts[i].flowSessionId);
@@ -150,21 +161,7 @@ test(
 	'measurement only: Remember by Key in queue mode (static data is not shared by workers)',
 	{ timeout: 300_000 },
 	async () => {
-		const url = `${env.stack.n8n.url}/webhook/bd-queue-remember`;
-		const say = async (chat, text) => {
-			const response = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ chat, text }),
-				signal: AbortSignal.timeout(120_000),
-			});
-			assert.equal(response.status, 200);
-			return await response.json();
-		};
-		const chats = chatsOf('remember');
-		env.sessionsBefore = env.emu.sessions.size;
-		await Promise.all(chats.map((chat) => say(chat, `${chat} one`)));
-		await Promise.all(chats.map((chat) => say(chat, `${chat} two`)));
+		const { chats } = await twoRounds('remember', webhookSay('bd-queue-remember'));
 		const { sessions } = measure('queue mode, webhook + Remember by Key', chats);
 		assert.ok(sessions >= chats.length);
 	},

@@ -47,7 +47,7 @@ module.exports = function registerTypeChecks(env) {
 		assert.equal(credential.properties[3].typeOptions?.password, true);
 	});
 
-	const testCredential = (apiKey) =>
+	const testCredential = (apiKey, changes = {}) =>
 		env.session.request('POST', '/rest/credentials/test', {
 			credentials: {
 				id: CREDENTIAL_ID,
@@ -58,26 +58,74 @@ module.exports = function registerTypeChecks(env) {
 					accountId: env.emu.accountId,
 					projectId: env.emu.projectId,
 					apiKey,
+					...changes,
 				},
 			},
 		});
 
-	test('the credential test passes with the emulator key (POST /rest/credentials/test)', async () => {
-		const mark = env.emu.requests.length;
-		const { data } = await testCredential(env.emu.keys.project);
-		assert.equal(data.status, 'OK', JSON.stringify(data));
-		const [request] = env.requestsSince(mark, 'export');
-		assert.ok(request, 'the test request reached the emulator');
-		assert.equal(request.headers.authorization, env.emu.keys.project);
-		assert.equal(request.status, 200);
-	});
+	// Only the test's own requests: the trigger demo polls the export of flow_echo meanwhile.
+	const probes = (mark) =>
+		env.requestsSince(mark, 'export').filter((r) => r.body?.params?.[0] === 'n8n-credential-check');
 
-	test('the credential test fails with a wrong key, saying why', async () => {
-		const mark = env.emu.requests.length;
-		const { data } = await testCredential('bdk_wrong_key_0000000000');
-		assert.equal(data.status, 'Error', JSON.stringify(data));
-		assert.match(data.message, /rejected the API key/);
-		assert.doesNotMatch(data.message, /bdk_wrong_key/);
-		assert.equal(env.requestsSince(mark, 'export')[0]?.status, 401);
+	// The Test button is the nodes' testedBy function (nodes/shared/transport/credentialTest.ts):
+	// n8n picks it, runs it on its own credential-test context and shows its message.
+	for (const unknownFlowExport of ['empty', 'notFound']) {
+		test(`the credential test passes with a project key (unknown flow export: ${unknownFlowExport})`, async () => {
+			env.emu.setBehavior({ unknownFlowExport });
+			try {
+				const mark = env.emu.requests.length;
+				const { data } = await testCredential(env.emu.keys.project);
+				assert.deepEqual(data, { status: 'OK', message: 'Connection successful!' });
+				const [request] = probes(mark);
+				assert.ok(request, 'the test request reached the emulator');
+				assert.equal(request.headers.authorization, env.emu.keys.project);
+				assert.equal(request.status, unknownFlowExport === 'empty' ? 200 : 404);
+			} finally {
+				env.emu.setBehavior({ unknownFlowExport: 'empty' });
+			}
+		});
+	}
+
+	test('the credential test names the field that is wrong (401, flow key, Base URL, 429)', async () => {
+		const cases = [
+			{
+				key: 'bdk_wrong_key_0000000000',
+				expected: /^API Key: BotDojo rejected it \(401\)/,
+				status: 401,
+			},
+			{
+				key: env.emu.keys.flow,
+				expected: /^API Key: it is valid but is a flow key \(403\)/,
+				status: 403,
+			},
+			{
+				key: env.emu.keys.project,
+				changes: { baseUrl: env.emu.baseUrl.replace(/^http:\/\//, '') },
+				expected: /^Base URL: ".*" does not start with https:\/\/.*Nothing was sent to BotDojo\.$/,
+			},
+			{
+				key: env.emu.keys.project,
+				fault: { type: '429', retryAfter: 40 },
+				expected:
+					/^BotDojo is limiting the request rate \(429\); asked once\. The credential was not checked: test again in 40 s\./,
+				status: 429,
+			},
+		];
+		for (const { key, changes, expected, status, fault } of cases) {
+			// Armed just before the test's request (the trigger demo polls once a minute).
+			if (fault) env.emu.injectFault(fault, { endpoint: 'export' });
+			const mark = env.emu.requests.length;
+			const { data } = await testCredential(key, changes);
+			assert.equal(data.status, 'Error', JSON.stringify(data));
+			assert.match(data.message, expected);
+			assert.doesNotMatch(data.message, /bdk_/);
+			const sent = probes(mark);
+			if (status === undefined) assert.equal(sent.length, 0, 'nothing was sent');
+			else
+				assert.deepEqual(
+					sent.map((r) => r.status),
+					[status],
+				);
+		}
 	});
 };

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: reads loosely typed JSON */
 /** Raw HTTP calls to the emulator for its own tests: a JSON POST and a streamed run. */
-import type { Emulator } from '../../emulator';
+import { startEmulator, type Emulator } from '../../emulator';
 
 export type Opts = { key?: string | null; headers?: Record<string, string>; url?: string };
 
@@ -55,4 +55,21 @@ export function emulatorClient(emu: () => Emulator) {
 	}
 
 	return { project, post, streamRun };
+}
+
+/**
+ * Starts the emulator for a test file (reset before each test) and binds the raw calls to it;
+ * `emu` is filled in beforeAll.
+ */
+export function useRawEmulator() {
+	const fixture = {} as { emu: Emulator };
+	beforeAll(async () => {
+		fixture.emu = await startEmulator({ port: 0 });
+	});
+	beforeEach(() => fixture.emu.reset());
+	afterAll(async () => await fixture.emu?.close());
+	return Object.assign(
+		fixture,
+		emulatorClient(() => fixture.emu),
+	);
 }

@@ -1,98 +1,55 @@
 /**
- * Runs the credential's `test` request the way n8n's CLI (CredentialsTester) does: a temporary
- * node whose routing is the test request, run by n8n-core's RoutingNode, then the `rules`.
+ * Presses the credential's Test button the way n8n's CLI does (n8n 2.40.7,
+ * `n8n/dist/services/credentials-tester.service.js`): a credential's own `test` would win; without
+ * one, the first node that lists the credential with a `testedBy` name supplies the function
+ * from its `methods.credentialTest`, and it is called on n8n-core's real CredentialTestContext
+ * (whose only HTTP helper is the legacy `request`, sent through n8n's outbound HTTP client).
  */
-import { ExecuteContext, RoutingNode } from 'n8n-core';
-import {
-	createRunExecutionData,
-	Workflow,
-	type ICredentialDataDecryptedObject,
-	type INode,
-	type INodeCredentialTestResult,
-	type INodeType,
+import { CredentialTestContext } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunction,
+	INodeCredentialTestResult,
+	INodeType,
 } from 'n8n-workflow';
 
-import { additionalData, type BotDojoCredentialData } from './engine';
-import { credentialType } from './nodeTypes';
+import { additionalData, nodeTypes, type BotDojoCredentialData } from './engine';
+import { credentialType, PACKAGE } from './nodeTypes';
+
+const NODE_NAMES = [
+	'botDojoRunFlow',
+	'botDojoCreateSession',
+	'botDojoExportRequests',
+	'botDojoUploadDocument',
+	'botDojoQueryIndex',
+	'botDojoTrigger',
+];
+
+/** The test function n8n picks for the credential, with the node it came from. */
+export function credentialTestFunction(): { node: string; test: ICredentialTestFunction } {
+	if (credentialType.test)
+		throw new Error('the credential has its own declarative test, which n8n would use');
+	for (const name of NODE_NAMES) {
+		const nodeType = nodeTypes.getByNameAndVersion(`${PACKAGE}.${name}`) as INodeType;
+		for (const { name: credential, testedBy } of nodeType.description.credentials ?? []) {
+			if (credential !== credentialType.name || typeof testedBy !== 'string') continue;
+			const test = nodeType.methods?.credentialTest?.[testedBy];
+			if (!test) throw new Error(`${name} names testedBy "${testedBy}" but has no such method`);
+			return { node: name, test };
+		}
+	}
+	throw new Error('No testing function found for this credential.');
+}
 
 export async function testCredential(
 	data: BotDojoCredentialData,
 ): Promise<INodeCredentialTestResult> {
-	const testRequest = credentialType.test;
-	const nodeType: INodeType = {
-		description: {
-			displayName: 'Temp',
-			name: 'temp',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: [],
-			outputs: [],
-			credentials: [{ name: credentialType.name, required: true }],
-			properties: [
-				{
-					displayName: 'Temp',
-					name: 'temp',
-					type: 'string',
-					default: '',
-					routing: { request: testRequest.request },
-				},
-			],
-		},
-	};
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'temp',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [credentialType.name]: { id: 'tested', name: 'tested' } },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: {
-			getByName: () => nodeType,
-			getByNameAndVersion: () => nodeType,
-			getKnownTypes: () => ({}),
-		},
-	});
-	const store = { tested: data as unknown as ICredentialDataDecryptedObject };
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalData(store),
-		'internal',
-		createRunExecutionData(),
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		{ node, data: {}, source: null },
-		[],
-	);
-	const routingNode = new RoutingNode(context, nodeType, {
+	const { test } = credentialTestFunction();
+	const context = new CredentialTestContext(additionalData({}));
+	return await test.call(context, {
 		id: 'tested',
 		name: 'tested',
 		type: credentialType.name,
-		data: store.tested,
+		data: data as unknown as ICredentialDataDecryptedObject,
 	});
-	try {
-		await routingNode.runNode();
-	} catch (error) {
-		const status = (error as { cause?: { response?: { status?: number; statusText?: string } } })
-			.cause?.response?.status;
-		if (status !== undefined) {
-			for (const rule of testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === status) {
-					return { status: 'Error', message: rule.properties.message };
-				}
-			}
-			return { status: 'Error', message: `Received HTTP status code: ${status}` };
-		}
-		return { status: 'Error', message: (error as Error).message };
-	}
-	return { status: 'OK', message: 'Connection successful!' };
 }

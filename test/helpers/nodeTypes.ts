@@ -112,3 +112,6 @@ export class TestNodeTypes implements INodeTypes {
 }
 
 export const credentialType = new BotDojoApi();
+
+/** The node types every run and poll of a test file resolves against. */
+export const nodeTypes = new TestNodeTypes();

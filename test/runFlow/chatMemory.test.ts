@@ -6,6 +6,7 @@
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 
 import { chatLists, memoryOfChat } from '../helpers/chatMemory';
+import { chats, sessionsSent, useChatFlow } from '../helpers/conversations';
 import { useEmulator } from '../helpers/emulator';
 import { message, runBodies, runFlow } from '../helpers/runFlow';
 
@@ -33,23 +34,7 @@ async function markersOf(chat: string): Promise<string[]> {
 	return messages.map((message) => String(message.content));
 }
 
-function sessionsSent(): Map<string, string | undefined> {
-	return new Map(
-		runBodies(env).map(({ body, options }) => [
-			String(body.text_input),
-			options?.flow_session_id as string | undefined,
-		]),
-	);
-}
-
-const chats = Array.from({ length: 20 }, (_, i) => `chat-${i}`);
-
-beforeAll(() => {
-	env.emu.defineFlow('flow_chat', {
-		delayMs: 50,
-		answer: (body, session) => `Echo #${session.runNumber}: ${String(body.text_input)}`,
-	});
-});
+useChatFlow(env);
 beforeEach(() => chatLists.clear());
 
 describe('BotDojo Run Flow: session kept in a chat memory', () => {
@@ -75,7 +60,7 @@ describe('BotDojo Run Flow: session kept in a chat memory', () => {
 		expect(new Set(firsts.map((json) => json.flowSessionId)).size).toBe(20);
 		const seconds = await Promise.all(chats.map(async (chat) => await say(chat, `${chat} two`)));
 		expect(seconds.map((json) => json.session)).toEqual(chats.map(() => 'continued'));
-		const sent = sessionsSent();
+		const sent = sessionsSent(env);
 		chats.forEach((chat, i) => {
 			expect(sent.get(`${chat} one`)).toBe(firsts[i].flowSessionId);
 			expect(sent.get(`${chat} two`)).toBe(firsts[i].flowSessionId);
@@ -86,7 +71,7 @@ describe('BotDojo Run Flow: session kept in a chat memory', () => {
 	it('two first messages of one conversation at the same moment end on one session', async () => {
 		const [a, b] = await Promise.all([say('chat-x', 'first'), say('chat-x', 'second')]);
 		expect(b.flowSessionId).toBe(a.flowSessionId);
-		const sent = sessionsSent();
+		const sent = sessionsSent(env);
 		expect(sent.get('first')).toBe(a.flowSessionId);
 		expect(sent.get('second')).toBe(a.flowSessionId);
 		const third = await say('chat-x', 'third');

@@ -5,8 +5,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/actions/sessionStore';
+import { chats, sessionsSent, useChatFlow } from '../helpers/conversations';
 import { useEmulator } from '../helpers/emulator';
-import { message, runBodies, startFlow } from '../helpers/runFlow';
+import { message, startFlow } from '../helpers/runFlow';
 
 const env = useEmulator();
 
@@ -37,25 +38,7 @@ class SavedWorkflow {
 	}
 }
 
-/** The session each run request named, by the text it sent (undefined: a new session). */
-function sessionsSent(): Map<string, string | undefined> {
-	return new Map(
-		runBodies(env).map(({ body, options }) => [
-			String(body.text_input),
-			options?.flow_session_id as string | undefined,
-		]),
-	);
-}
-
-const chats = Array.from({ length: 20 }, (_, i) => `chat-${i}`);
-
-beforeAll(() => {
-	// Slow enough that all the executions of one round are running at the same time.
-	env.emu.defineFlow('flow_chat', {
-		delayMs: 50,
-		answer: (body, session) => `Echo #${session.runNumber}: ${String(body.text_input)}`,
-	});
-});
+useChatFlow(env);
 afterEach(() => forgetAllSessionStores());
 
 describe('BotDojo Run Flow: remember by key with overlapping executions', () => {
@@ -74,7 +57,7 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		);
 		expect(seconds.map((json) => json.text)).toEqual(chats.map((chat) => `Echo #2: ${chat} two`));
 		expect(seconds.map((json) => json.session)).toEqual(chats.map(() => 'continued'));
-		const sent = sessionsSent();
+		const sent = sessionsSent(env);
 		for (const chat of chats) {
 			expect(sent.get(`${chat} one`)).toBeUndefined();
 			expect(sent.get(`${chat} two`)).toBe(created.get(chat));

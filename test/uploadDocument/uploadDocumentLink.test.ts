@@ -1,17 +1,13 @@
 /** BotDojo Upload Document: Get Download Link, with and without downloading the file. */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { readBinary, runNode, setBinaryMode, type NodeUnderTest } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
+import { sha256, type Logged } from './documents';
 
 const env = useEmulator();
-
-/** The fields of the emulator's request log that these tests read. */
-type Logged = { endpoint: string; status?: number; body?: unknown; headers: IDataObject };
-
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 function linkNode(parameters: Record<string, unknown>, extra: Partial<NodeUnderTest> = {}) {
 	return {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
 import { flowIdProperty, readFlowId } from '../../shared/params/flowId';
-import { positionalRequest, resultsOf } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { readSessionData, sessionDataProperties } from './sessionData';
 
 interface Prepared {
@@ -25,18 +25,11 @@ export const operation: Operation<Prepared> = {
 	},
 	async execute(this: IExecuteFunctions, { flowId, data }: Prepared, itemIndex: number) {
 		// Creating a session runs no flow: a retry after 429/503 cannot repeat anything.
-		const answer = await positionalRequest.call(
+		return (await positionalResults.call(
 			this,
 			['flow_sessions', 'createSession'],
 			[flowId, data],
 			{ subject: { flowId }, itemIndex },
-		);
-		return resultsOf<IDataObject>(
-			this,
-			answer,
-			['flow_sessions', 'createSession'],
-			'object',
-			itemIndex,
-		);
+		)) as IDataObject;
 	},
 };

@@ -1,5 +1,4 @@
 import {
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -9,7 +8,7 @@ import {
 
 import type { Operation } from '../../shared/execution/operation';
 import { readFlowId } from '../../shared/flowId';
-import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { requireText } from '../../shared/validation';
 import { placeOf } from './itemInput';
 
@@ -105,21 +104,12 @@ export const operation: Operation<Prepared> = {
 		return { flowId, sessionId, asOneConversation };
 	},
 	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation }, itemIndex) {
-		const answer = unwrapResults(
-			await positionalRequest.call(
-				this,
-				['flow_requests', 'loadByFlowSession'],
-				[flowId, sessionId],
-				{ subject: { flowId, sessionId }, itemIndex },
-			),
-		);
-		if (!Array.isArray(answer)) {
-			throw new NodeOperationError(this.getNode(), 'BotDojo answered without a list of requests', {
-				itemIndex,
-				description: `Expected a list of flow requests for session "${sessionId}"; got ${JSON.stringify(answer)?.slice(0, 200)}.`,
-			});
-		}
-		const records = answer as IDataObject[];
+		const records = (await positionalResults.call(
+			this,
+			['flow_requests', 'loadByFlowSession'],
+			[flowId, sessionId],
+			{ subject: { flowId, sessionId }, itemIndex },
+		)) as IDataObject[];
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
 		return records;
 	},

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { positionalRequest, resultsOf } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { readIndexId } from './indexId';
 
 export const option: INodePropertyOptions = {
@@ -21,10 +21,9 @@ export const operation: Operation<Prepared> = {
 		return { indexId: readIndexId(this, itemIndex) };
 	},
 	async execute(this: IExecuteFunctions, { indexId }: Prepared, itemIndex: number) {
-		const answer = await positionalRequest.call(this, ['indexes', 'getStatus'], [indexId], {
+		return (await positionalResults.call(this, ['indexes', 'getStatus'], [indexId], {
 			subject: { indexId },
 			itemIndex,
-		});
-		return resultsOf<IDataObject>(this, answer, ['indexes', 'getStatus'], 'object', itemIndex);
+		})) as IDataObject;
 	},
 };

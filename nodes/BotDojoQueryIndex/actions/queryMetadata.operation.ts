@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { positionalRequest, resultsOf } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { parseJsonObject } from '../../shared/validation';
 import { readIndexId } from './indexId';
 
@@ -48,12 +48,11 @@ export const operation: Operation<Prepared> = {
 		return { indexId, query };
 	},
 	async execute(this: IExecuteFunctions, { indexId, query }: Prepared, itemIndex: number) {
-		const answer = await positionalRequest.call(
+		return (await positionalResults.call(
 			this,
 			['indexes', 'queryMetadata'],
 			[indexId, query],
 			{ subject: { indexId }, itemIndex },
-		);
-		return resultsOf<IDataObject[]>(this, answer, ['indexes', 'queryMetadata'], 'array', itemIndex);
+		)) as IDataObject[];
 	},
 };

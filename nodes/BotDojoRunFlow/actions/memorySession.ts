@@ -19,7 +19,7 @@ import {
 } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import type { RunOutcome } from '../helpers/flowRun';
 import { isSessionRefused } from './rememberedRun';
 import type { SessionUse } from './sessionStore';
@@ -79,12 +79,12 @@ async function createSession(
 	itemIndex: number,
 ): Promise<string | undefined> {
 	try {
-		const answer = unwrapResults<IDataObject>(
-			await positionalRequest.call(ctx, ['flow_sessions', 'createSession'], [flowId, {}], {
-				subject: { flowId },
-				itemIndex,
-			}),
-		);
+		const answer = (await positionalResults.call(
+			ctx,
+			['flow_sessions', 'createSession'],
+			[flowId, {}],
+			{ subject: { flowId }, itemIndex },
+		)) as IDataObject;
 		return typeof answer?.id === 'string' ? answer.id : undefined;
 	} catch (error) {
 		if ((error as { httpCode?: string }).httpCode === '403') return undefined;

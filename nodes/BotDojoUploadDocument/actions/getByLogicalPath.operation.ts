@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { positionalRequest, unwrapResults } from '../../shared/transport';
+import { positionalResults } from '../../shared/transport';
 import { readLookupPath } from './logicalPath';
 
 export const option: INodePropertyOptions = {
@@ -59,13 +59,12 @@ export async function loadByLogicalPath(
 	logicalPath: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const answer = await positionalRequest.call(
+	return (await positionalResults.call(
 		this,
 		['documents', 'loadByLogicalPath'],
 		[logicalPath],
 		{ itemIndex, subject: { logicalPath }, abortSignal: this.getExecutionCancelSignal() },
-	);
-	return unwrapResults<IDataObject>(answer);
+	)) as IDataObject;
 }
 
 export const operation: Operation<LookupRequest> = {

@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { downloadSignedUrl, positionalRequest, unwrapResults } from '../../shared/transport';
+import { downloadSignedUrl, positionalResults } from '../../shared/transport';
 import {
 	invalidInput,
 	parseJsonObject,
@@ -134,7 +134,7 @@ async function execute(
 			? request.document.record
 			: await loadByLogicalPath.call(this, request.document.logicalPath, itemIndex);
 	const expires = new Date(request.expiresAt).toISOString();
-	const answer = await positionalRequest.call(
+	const url = (await positionalResults.call(
 		this,
 		['documents', 'getTemporarySignedUrl'],
 		[document, expires],
@@ -146,12 +146,11 @@ async function execute(
 				logicalPath: typeof document.logicalPath === 'string' ? document.logicalPath : undefined,
 			},
 		},
-	);
-	const url = unwrapResults(answer);
-	if (typeof url !== 'string' || url === '') {
+	)) as string;
+	if (url === '') {
 		throw new NodeOperationError(this.getNode(), 'BotDojo answered without a download link', {
 			itemIndex,
-			description: `Expected the link as text, got: ${JSON.stringify(answer)?.slice(0, 200)}`,
+			description: 'documents/getTemporarySignedUrl returned an empty text instead of the link.',
 		});
 	}
 	const item: INodeExecutionData = {

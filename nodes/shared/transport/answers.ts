@@ -5,15 +5,53 @@
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
-import type { BotDojoContext, Endpoint } from './request';
-import { unwrapResults } from './request';
+import { positionalRequest, unwrapResults } from './request';
+import type { BotDojoContext, Endpoint, RequestSettings } from './types';
 
 export type AnswerShape = 'object' | 'array' | 'string';
 
+/** Each positional endpoint's result once `{ results }` is unwrapped (the spec's "Returns"). */
+const RESULT_SHAPES: Record<string, AnswerShape> = {
+	'flow_sessions/createSession': 'object',
+	'flow_requests/loadByFlowSession': 'array',
+	'documents/getTemporarySignedUrl': 'string',
+	'documents/loadByLogicalPath': 'object',
+	'indexes/getStatus': 'object',
+	'indexes/queryMetadata': 'array',
+};
+
 function shapeOf(value: unknown): string {
 	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'array';
-	return typeof value;
+	if (value === undefined) return 'nothing';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	return `a ${typeof value}`;
+}
+
+const ARTICLE: Record<AnswerShape, string> = {
+	object: 'an object',
+	array: 'an array',
+	string: 'a string',
+};
+
+/**
+ * The error for an answer that is not what `endpoint` returns. `expected` says what it should
+ * have been, e.g. "an array".
+ */
+export function wrongAnswerError(
+	ctx: BotDojoContext,
+	answer: unknown,
+	endpoint: Endpoint,
+	expected: string,
+	found: unknown,
+	itemIndex?: number,
+): NodeApiError {
+	const sample = JSON.stringify(answer ?? null)?.slice(0, 200) ?? String(answer);
+	return new NodeApiError(ctx.getNode(), { answer: sample } as JsonObject, {
+		message: `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`,
+		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
+		itemIndex,
+	});
 }
 
 /** The endpoint's result, unwrapped and of the expected shape. */
@@ -25,12 +63,18 @@ export function resultsOf<T>(
 	itemIndex?: number,
 ): T {
 	const result = unwrapResults<unknown>(answer);
-	const found = shapeOf(result);
-	if (found === shape) return result as T;
-	const sample = JSON.stringify(answer ?? null)?.slice(0, 200) ?? String(answer);
-	throw new NodeApiError(ctx.getNode(), { answer: sample } as JsonObject, {
-		message: `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${shape === 'array' ? 'an array' : `an ${shape}`.replace('an string', 'a string')}, got ${found === 'array' || found === 'object' ? `an ${found}` : found}`,
-		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
-		itemIndex,
-	});
+	if (shapeOf(result) === ARTICLE[shape]) return result as T;
+	throw wrongAnswerError(ctx, answer, endpoint, ARTICLE[shape], result, itemIndex);
+}
+
+/** Calls a positional endpoint and returns its result, unwrapped and of the endpoint's shape. */
+export async function positionalResults<T>(
+	this: BotDojoContext,
+	endpoint: Endpoint,
+	params: readonly unknown[],
+	settings: RequestSettings = {},
+): Promise<T> {
+	const shape = RESULT_SHAPES[endpoint.join('/')];
+	const answer = await positionalRequest.call(this, endpoint, params, settings);
+	return shape ? resultsOf<T>(this, answer, endpoint, shape, settings.itemIndex) : (answer as T);
 }

@@ -1,8 +1,14 @@
 /**
  * Documents: the multipart upload and the download of a temporary signed link.
  */
-import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
+import { resultsOf } from './answers';
 import { retryAdvice, serviceMessage } from './errors';
 import {
 	botDojoRequest,
@@ -13,6 +19,8 @@ import {
 	type RequestSettings,
 } from './request';
 
+const UPLOAD_ENDPOINT = ['documents', 'upload-file'];
+
 /**
  * Uploads a document as `multipart/form-data` (named fields, not positional). Redirects are not
  * followed: a client that follows them keeps a copy of the whole body to send it again.
@@ -21,14 +29,16 @@ export async function uploadRequest(
 	this: IExecuteFunctions,
 	form: FormData,
 	settings: RequestSettings = {},
-): Promise<unknown> {
+): Promise<IDataObject> {
+	let answer: unknown;
 	try {
-		return await botDojoRequest.call(this, 'POST', ['documents', 'upload-file'], form, settings, {
+		answer = await botDojoRequest.call(this, 'POST', UPLOAD_ENDPOINT, form, settings, {
 			disableFollowRedirect: true,
 		});
 	} catch (error) {
 		throw explainUploadRefusal(error);
 	}
+	return resultsOf<IDataObject>(this, answer, UPLOAD_ENDPOINT, 'object', settings.itemIndex);
 }
 
 /** A 403 on upload has two causes a user can act on: say both in the message itself. */

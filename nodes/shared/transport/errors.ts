@@ -4,12 +4,7 @@
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
-import type {
-	BotDojoContext,
-	ProjectCredentials,
-	RequestSettings,
-	RequestSubject,
-} from './request';
+import type { BotDojoContext, ProjectCredentials, RequestSettings, RequestSubject } from './types';
 
 /** The service's own words about a failure, from any of the error shapes seen in the wild. */
 export function serviceMessage(body: unknown): string | undefined {
@@ -167,7 +162,7 @@ export function transportError(
 }
 
 /** n8n's helper wraps network errors: the system code is on the error, its cause, or httpCode. */
-function failureCode(error: unknown): string {
+export function failureCode(error: unknown): string {
 	const wrapped = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown } };
 	for (const candidate of [wrapped?.code, wrapped?.cause?.code, wrapped?.httpCode]) {
 		if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;

@@ -5,6 +5,7 @@
  */
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
+import { wrongAnswerError } from './answers';
 import { positionalRequest, type BotDojoContext, type Endpoint } from './request';
 
 export const EXPORT_ENDPOINT: Endpoint = ['flow_requests', 'export'];
@@ -125,14 +126,9 @@ function readAnswer(ctx: BotDojoContext, answer: unknown, itemIndex: number): Ex
 	if (Array.isArray(answer)) return { results: answer as IDataObject[], hasMore: false };
 	const body = (answer ?? {}) as { results?: unknown; nextCursor?: unknown; hasMore?: unknown };
 	if (!Array.isArray(body.results)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'BotDojo answered the export without a list of records',
-			{
-				itemIndex,
-				description: `Expected { results, nextCursor, hasMore }; got ${JSON.stringify(answer)?.slice(0, 200)}.`,
-			},
-		);
+		const found = answer !== null && typeof answer === 'object' ? body.results : answer;
+		const expected = 'a list of records in "results"';
+		throw wrongAnswerError(ctx, answer, EXPORT_ENDPOINT, expected, found, itemIndex);
 	}
 	const cursor = body.nextCursor;
 	return {

@@ -4,9 +4,9 @@
  */
 export * from './request';
 export * from './errors';
-export * from './routing';
 export * from './documents';
 export * from './runFlow';
 export * from './ndjson';
 export * from './exportPages';
 export * from './answers';
+export * from './credentialTest';

@@ -113,8 +113,9 @@ export function unexpectedRunAnswer(
 	what: string,
 	settings: RequestSettings,
 ): NodeApiError {
+	const endpoint = `flows/${settings.subject?.flowId ?? '…'}/run`;
 	return new NodeApiError(ctx.getNode(), { message: what } as JsonObject, {
-		message: `BotDojo answered the run with something that is not a flow result: ${what}`,
+		message: `BotDojo's answer to ${endpoint} is not what that endpoint returns: expected a flow request record (an object), got ${what}`,
 		description: `The flow may have run. Check the Base URL in the BotDojo API credential. ${retryAdvice(false)}`,
 		itemIndex: settings.itemIndex,
 	});

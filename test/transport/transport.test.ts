@@ -4,7 +4,7 @@ import {
 	projectUrl,
 	serviceMessage,
 	unwrapResults,
-} from '../nodes/shared/transport';
+} from '../../nodes/shared/transport';
 
 describe('transport building blocks', () => {
 	const credentials = {

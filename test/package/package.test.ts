@@ -3,10 +3,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
+import type { INodeType } from 'n8n-workflow';
 
-import './helpers/engine'; // sets N8N_USER_FOLDER before n8n-core reads its settings
+import '../helpers/engine'; // sets N8N_USER_FOLDER before n8n-core reads its settings
 
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 describe('the built package', () => {
@@ -55,10 +56,18 @@ describe('the built package', () => {
 		}
 	});
 
-	it('finds the credential type with its icons and test', () => {
+	it('finds the credential type with its icons, tested by every node', () => {
 		const { type } = loader.credentialTypes.botDojoApi;
 		expect(type.displayName).toBe('BotDojo API');
-		expect(type.test?.request.url).toContain('/flow_requests/export');
+		// No declarative test: n8n would use it instead of the nodes' testedBy function.
+		expect(type.test).toBeUndefined();
+		for (const { type: node } of Object.values(loader.nodeTypes)) {
+			const description = 'description' in node ? node.description : undefined;
+			expect(description?.credentials).toEqual([
+				{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' },
+			]);
+			expect(typeof (node as INodeType).methods?.credentialTest?.botDojoApiTest).toBe('function');
+		}
 		const icon = type.iconUrl as { light: string; dark: string };
 		for (const url of [icon.light, icon.dark]) {
 			expect(fs.existsSync(path.join(root, url.replace(/^icons\/n8n-nodes-botdojo\//, '')))).toBe(

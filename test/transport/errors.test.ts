@@ -2,8 +2,8 @@
  * How BotDojo failures reach the user: one NodeApiError mapping for every node, with a message
  * a non-programmer can act on, and never the API key.
  */
-import { runNode, type BotDojoCredentialData } from './helpers/engine';
-import { useEmulator } from './helpers/emulator';
+import { runNode, type BotDojoCredentialData } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
 

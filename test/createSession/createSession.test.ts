@@ -1,5 +1,5 @@
-import { runNode } from './helpers/engine';
-import { useEmulator } from './helpers/emulator';
+import { runNode } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
 

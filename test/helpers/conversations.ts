@@ -1,0 +1,29 @@
+/** Shared by the tests that hold many conversations at once (Remember by Key, Chat Memory). */
+import type { EmulatorFixture } from './emulator';
+import { runBodies } from './runFlow';
+
+/** Twenty conversation names: enough for every execution of a round to overlap. */
+export const chats = Array.from({ length: 20 }, (_, i) => `chat-${i}`);
+
+/**
+ * Defines `flow_chat` in beforeAll: it answers `Echo #<run of the session>: <text>`, slowly
+ * enough that all the executions of one round are running at the same time.
+ */
+export function useChatFlow(env: EmulatorFixture): void {
+	beforeAll(() => {
+		env.emu.defineFlow('flow_chat', {
+			delayMs: 50,
+			answer: (body, session) => `Echo #${session.runNumber}: ${String(body.text_input)}`,
+		});
+	});
+}
+
+/** The session each run request named, by the text it sent (undefined: a new session). */
+export function sessionsSent(env: EmulatorFixture): Map<string, string | undefined> {
+	return new Map(
+		runBodies(env).map(({ body, options }) => [
+			String(body.text_input),
+			options?.flow_session_id as string | undefined,
+		]),
+	);
+}
