@@ -17,6 +17,9 @@ export class BotDojoCreateSession implements INodeType {
 			name: 'botDojoCreateSession',
 			description:
 				'Start a BotDojo flow session ahead of time, with data the flow can read from its first message',
+			// 1.1: Simplify is on by default; version 1 keeps the whole session record.
+			version: [1, 1.1],
+			defaultVersion: 1.1,
 		}),
 		icon: {
 			light: 'file:../shared/icons/botdojo.svg',

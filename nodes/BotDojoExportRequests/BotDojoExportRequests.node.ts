@@ -4,41 +4,39 @@
  * declarative routing would merge pages without those checks. Get by Session shares the same
  * execute so the node keeps one style.
  */
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { flowIdProperty } from '../shared/flowId';
 import { routeOperation } from '../shared/execution/runner';
+import { flowIdProperty } from '../shared/params/flowId';
+import { nodeHeader } from '../shared/params/nodeHeader';
 import * as exportRequests from './actions/export.operation';
 import * as getBySession from './actions/getBySession.operation';
 import { credentialTest } from '../shared/transport';
 
-// Deliberately not an AI Agent tool (see usableAsTool below); n8n makes a tool only when it is set.
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
 export class BotDojoExportRequests implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'BotDojo Export Requests',
-		name: 'botDojoExportRequests',
+		...nodeHeader({
+			title: 'Export Requests',
+			name: 'botDojoExportRequests',
+			description: 'Export the requests of a BotDojo flow, or read the requests of one session',
+			// 1.1: Simplify is on by default; version 1 keeps the whole records.
+			version: [1, 1.1],
+			defaultVersion: 1.1,
+		}),
 		icon: {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		group: ['transform'],
-		version: 1,
 		// Reads the same whatever Flow ID holds (empty, an expression, a locator).
 		subtitle:
 			'={{ $parameter["operation"] === "getBySession" ? "Get requests of session" : "Export flow requests" }}',
-		description: 'Export the requests of a BotDojo flow, or read the requests of one session',
-		defaults: { name: 'BotDojo Export Requests' },
 		// Not an AI Agent tool: an export can return thousands of records into the agent's context.
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
+		usableAsTool: undefined,
 		properties: [
 			{
 				displayName: 'Operation',

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { routeOperation } from '../shared/execution/runner';
-import { nodeHeader } from '../shared/params/nodeHeader';
+import { nodeHeader, subtitleValue } from '../shared/params/nodeHeader';
 import * as getStatus from './actions/getStatus.operation';
 import { indexIdField } from './actions/indexId';
 import * as queryMetadata from './actions/queryMetadata.operation';
@@ -25,7 +25,7 @@ export class BotDojoQueryIndex implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: `={{ ($parameter["operation"] === "getStatus" ? "Get status of " : "Query ") + (!$parameter["indexId"] ? "index" : String($parameter["indexId"]).startsWith("=") ? "index from input" : $parameter["indexId"]) }}`,
+		subtitle: `={{ ($parameter["operation"] === "getStatus" ? "Get status of " : "Query ") + ${subtitleValue('indexId', 'index')} }}`,
 		usableAsTool: true,
 		properties: [
 			{

@@ -1,33 +1,31 @@
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { execute, runFlowOperation } from './actions/run.operation';
 import { runFlowInputs } from './actions/session';
 import { credentialTest } from '../shared/transport';
 
 export class BotDojoRunFlow implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'BotDojo Run Flow',
-		name: 'botDojoRunFlow',
+		...nodeHeader({
+			title: 'Run Flow',
+			name: 'botDojoRunFlow',
+			description:
+				'Run a BotDojo AI flow and get its answer, streaming tokens live and keeping chat sessions',
+		}),
 		icon: {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{ "Run " + $parameter["flowId"] }}',
-		description:
-			'Run a BotDojo AI flow and get its answer, streaming tokens live and keeping chat sessions',
-		defaults: { name: 'BotDojo Run Flow' },
+		subtitle: subtitleOf('Run', 'flowId', 'flow'),
 		usableAsTool: true,
+		// A Chat Memory input appears only in the session mode that uses it.
 		inputs: runFlowInputs,
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
 		properties: [
 			{
 				displayName: 'Description',

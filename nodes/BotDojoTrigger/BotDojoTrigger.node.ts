@@ -7,7 +7,12 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { flowIdProperty, requireFlowId } from '../shared/flowId';
+import { flowIdProperty, requireFlowId } from '../shared/params/flowId';
+import {
+	simplifyFlowRequest,
+	simplifyProperties,
+	SIMPLIFY_REQUESTS_DESCRIPTION,
+} from '../shared/params/simplify';
 import { latestRecord, pollNewRecords, type StatusFilter } from './newRecords';
 import { credentialTest } from '../shared/transport';
 
@@ -20,7 +25,9 @@ export class BotDojoTrigger implements INodeType {
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Simplify is on by default; version 1 keeps the whole records.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		// Reads the same whatever Flow ID holds (empty, an expression, a locator).
 		subtitle:
 			'={{ $parameter["statuses"] === "complete" ? "On complete requests" : $parameter["statuses"] === "error" ? "On failed requests" : "On finished requests" }}',
@@ -65,6 +72,7 @@ export class BotDojoTrigger implements INodeType {
 				default: 'both',
 				description: 'Which finished requests start the workflow',
 			},
+			...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION),
 		],
 	};
 
@@ -84,6 +92,8 @@ export class BotDojoTrigger implements INodeType {
 		} else {
 			records = await pollNewRecords.call(this, flowId, statuses);
 		}
-		return records.length > 0 ? [records.map((json) => ({ json }))] : null;
+		if (records.length === 0) return null;
+		const simplify = this.getNodeParameter('simplify', false) === true;
+		return [records.map((record) => ({ json: simplify ? simplifyFlowRequest(record) : record }))];
 	}
 }

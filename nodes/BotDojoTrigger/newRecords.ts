@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { toUtcIso } from '../shared/dates';
+import { toUtcIso } from '../shared/params/dates';
 import { exportPages, MAX_PAGE_SIZE } from '../shared/transport';
 import { HandledWindow, endedAtMs, type HandledIds } from './handledWindow';
 

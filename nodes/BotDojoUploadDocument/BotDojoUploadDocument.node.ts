@@ -19,8 +19,6 @@ const operations = {
 	getDownloadLink: getDownloadLink.operation,
 };
 
-// Deliberately not an AI Agent tool (see usableAsTool below); n8n makes a tool only when it is set.
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
 export class BotDojoUploadDocument implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'BotDojo Upload Document',
@@ -37,8 +35,8 @@ export class BotDojoUploadDocument implements INodeType {
 		description:
 			'Upload files to a BotDojo project as documents, look them up by path and get temporary download links',
 		defaults: { name: 'BotDojo Upload Document' },
-		// Not an AI Agent tool: Upload needs a binary an agent cannot give, and n8n's tool variant
-		// cannot offer only some operations of one Operation parameter.
+		// As an AI Agent tool, only the document lookups: Upload needs a binary an agent cannot give.
+		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
@@ -50,6 +48,17 @@ export class BotDojoUploadDocument implements INodeType {
 				noDataExpression: true,
 				options: [upload.option, getByLogicalPath.option, getDownloadLink.option],
 				default: 'upload',
+				displayOptions: { show: { '@tool': [false] } },
+			},
+			{
+				// The tool variant (n8n's "…Tool" type): the lookups only.
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [getByLogicalPath.option, getDownloadLink.option],
+				default: 'getByLogicalPath',
+				displayOptions: { show: { '@tool': [true] } },
 			},
 			...upload.operation.description,
 			...getByLogicalPath.operation.description,

@@ -27,7 +27,7 @@ const NODE_NAMES = [
 
 /** The test function n8n picks for the credential, with the node it came from. */
 export function credentialTestFunction(): { node: string; test: ICredentialTestFunction } {
-	if (credentialType.test)
+	if ('test' in credentialType)
 		throw new Error('the credential has its own declarative test, which n8n would use');
 	for (const name of NODE_NAMES) {
 		const nodeType = nodeTypes.getByNameAndVersion(`${PACKAGE}.${name}`) as INodeType;

@@ -62,7 +62,7 @@ describe('the built package', () => {
 		// No declarative test: n8n would use it instead of the nodes' testedBy function.
 		expect(type.test).toBeUndefined();
 		for (const { type: node } of Object.values(loader.nodeTypes)) {
-			const description = 'description' in node ? node.description : undefined;
+			const { description } = node as INodeType;
 			expect(description?.credentials).toEqual([
 				{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' },
 			]);

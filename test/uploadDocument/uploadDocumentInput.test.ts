@@ -190,6 +190,17 @@ describe('BotDojo Upload Document: bad input, lookups', () => {
 		);
 	});
 
+	it('refuses less than the field minimum of 1 minute, from an expression too', async () => {
+		const error = await run(
+			{ operation: 'getDownloadLink', logicalPath: 'docs/a.txt', expiresInMinutes: '={{ 0.5 }}' },
+			[{ json: {} }],
+		);
+		expect(error?.message).toMatch(
+			/^Expires In \(Minutes\): is 0.5, less than the shortest link, 1 minute/,
+		);
+		expect(error?.description).toBe('Enter a number of minutes, 1 or more, e.g. 60.');
+	});
+
 	it('refuses a document record without an id', async () => {
 		const error = await run(
 			{ operation: 'getDownloadLink', documentSource: 'record', documentRecord: '={{ $json }}' },

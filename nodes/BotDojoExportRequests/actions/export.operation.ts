@@ -7,10 +7,15 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readDateParameter } from '../../shared/dates';
+import { readDateParameter } from '../../shared/params/dates';
 import type { Operation } from '../../shared/execution/operation';
 import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/transport';
-import { readFlowId } from '../../shared/flowId';
+import { readFlowId } from '../../shared/params/flowId';
+import {
+	simplifyFlowRequest,
+	simplifyProperties,
+	SIMPLIFY_REQUESTS_DESCRIPTION,
+} from '../../shared/params/simplify';
 import { invalidInput } from '../../shared/validation';
 import { placeOf, readWholeNumber } from './itemInput';
 
@@ -39,6 +44,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
+	...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -128,22 +134,29 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 interface Prepared {
 	query: ExportQuery;
 	includeCursor: boolean;
+	simplify: boolean;
 }
 
 export const operation: Operation<Prepared> = {
 	description: updateDisplayOptions({ show: { operation: ['export'] } }, properties),
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		const includeCursor = this.getNodeParameter('options.includeCursor', itemIndex, false);
-		return { query: readQuery(this, itemIndex), includeCursor: includeCursor === true };
+		return {
+			query: readQuery(this, itemIndex),
+			includeCursor: includeCursor === true,
+			simplify: this.getNodeParameter('simplify', itemIndex, false) === true,
+		};
 	},
-	async execute(this: IExecuteFunctions, { query, includeCursor }: Prepared, itemIndex: number) {
+	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
+		const { query, includeCursor, simplify } = prepared;
 		const output: INodeExecutionData[] = [];
 		let resumeCursor: string | undefined;
 		let hasMore = false;
 		for await (const page of exportPages.call(this, query, itemIndex)) {
-			// Records go out as parsed, without copies: exports can hold hundreds of thousands.
+			// Raw records go out as parsed, without copies: exports can hold hundreds of thousands.
 			for (const record of page.records) {
-				output.push({ json: record, pairedItem: { item: itemIndex } });
+				const json = simplify ? simplifyFlowRequest(record) : record;
+				output.push({ json, pairedItem: { item: itemIndex } });
 			}
 			resumeCursor = page.nextCursor ?? page.afterCursor;
 			hasMore = page.hasMore;

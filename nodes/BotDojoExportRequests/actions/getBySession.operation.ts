@@ -7,8 +7,13 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { readFlowId } from '../../shared/flowId';
+import { readFlowId } from '../../shared/params/flowId';
 import { positionalResults } from '../../shared/transport';
+import {
+	simplifyFlowRequest,
+	simplifyProperties,
+	SIMPLIFY_REQUESTS_DESCRIPTION,
+} from '../../shared/params/simplify';
 import { requireText } from '../../shared/validation';
 import { placeOf } from './itemInput';
 
@@ -30,6 +35,9 @@ const properties: INodeProperties[] = [
 		description:
 			'The flow session to read: the flow_session_id of a flow request, or the ID returned by BotDojo Create Session',
 	},
+	...simplifyProperties(
+		`${SIMPLIFY_REQUESTS_DESCRIPTION}. As One Conversation gives its messages either way.`,
+	),
 	{
 		displayName: 'Options',
 		name: 'sessionOptions',
@@ -87,6 +95,7 @@ interface Prepared {
 	flowId: string;
 	sessionId: string;
 	asOneConversation: boolean;
+	simplify: boolean;
 }
 
 export const operation: Operation<Prepared> = {
@@ -101,9 +110,10 @@ export const operation: Operation<Prepared> = {
 		);
 		const asOneConversation =
 			this.getNodeParameter('sessionOptions.asOneConversation', itemIndex, false) === true;
-		return { flowId, sessionId, asOneConversation };
+		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
+		return { flowId, sessionId, asOneConversation, simplify };
 	},
-	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation }, itemIndex) {
+	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation, simplify }, itemIndex) {
 		const records = (await positionalResults.call(
 			this,
 			['flow_requests', 'loadByFlowSession'],
@@ -111,6 +121,6 @@ export const operation: Operation<Prepared> = {
 			{ subject: { flowId, sessionId }, itemIndex },
 		)) as IDataObject[];
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
-		return records;
+		return simplify ? records.map(simplifyFlowRequest) : records;
 	},
 };

@@ -1,4 +1,4 @@
-/** Reading the parameters of one item; the Flow ID is read by nodes/shared/flowId.ts. */
+/** Reading the parameters of one item; the Flow ID is read by nodes/shared/params/flowId.ts. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidInput, type InputPlace } from '../../shared/validation';

@@ -7,8 +7,8 @@ import { readIndexId } from './indexId';
 export const option: INodePropertyOptions = {
 	name: 'Get Status',
 	value: 'getStatus',
-	action: 'Get the status of an index',
-	description: 'Whether the index is ready to answer, and how much it holds',
+	action: 'Get index status',
+	description: 'Read whether the index is ready to answer, and how much it holds',
 };
 
 interface Prepared {

@@ -14,8 +14,8 @@ import { readIndexId } from './indexId';
 export const option: INodePropertyOptions = {
 	name: 'Query Metadata',
 	value: 'queryMetadata',
-	action: 'Find chunks of an index by their metadata',
-	description: 'Returns the chunks of the index whose metadata matches a query, one item per chunk',
+	action: 'Find index chunks by metadata',
+	description: 'Find the chunks of the index whose metadata match a query, one item per chunk',
 };
 
 const properties: INodeProperties[] = [

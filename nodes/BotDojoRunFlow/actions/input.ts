@@ -1,41 +1,58 @@
 /**
- * The flow ID and the flow's input (`body`): a message, the whole body as JSON, or fields.
+ * The flow ID and the flow's input (`body`): a message, or the whole body as fields or as JSON
+ * (the shared Fields-or-JSON kit; the parameter names are the ones saved workflows hold).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { flowIdProperty } from '../../shared/flowId';
 import {
-	parseJsonObject,
-	requireText,
-	invalidInput,
-	type InputPlace,
-} from '../../shared/validation';
+	fieldsOrJsonProperties,
+	readFieldsOrJson,
+	type FieldsOrJson,
+} from '../../shared/params/fieldsOrJson';
+import { flowIdProperty } from '../../shared/params/flowId';
+import { invalidInput, requireText, type InputPlace } from '../../shared/validation';
 
 /** Appended to input errors: they are raised before any request, so running again is safe. */
 export const NOTHING_SENT = 'Nothing was sent to BotDojo, so it is safe to fix this and run again.';
+
+const INPUT: FieldsOrJson = {
+	label: 'Input',
+	names: { mode: 'inputMode', fields: 'bodyFields', json: 'bodyJson' },
+	otherModes: [
+		{
+			name: 'Message',
+			value: 'message',
+			description: 'One text, as chat-compatible flows take it',
+		},
+	],
+	defaultMode: 'message',
+	description: "How to give the flow its input (the schema of the flow's Start node)",
+	fields: {
+		entry: 'Field',
+		modeDescription: 'The input object, field by field',
+		namePlaceholder: 'e.g. text_input',
+		valueDescription:
+			'Sent as text; an expression can give a number, an object or a list, which are sent as such',
+		values: 'asGiven',
+		nameHelp: 'Give every field the name of an input property of the flow, e.g. text_input.',
+	},
+	json: {
+		modeDescription: 'The whole input object of the flow',
+		default: '{\n  "text_input": "Hello"\n}',
+		description: "The flow's input object, matching the schema of its Start node",
+		help: 'Give the flow\'s input as a JSON object, e.g. {"text_input": "Hello"}.',
+	},
+	moreHelp: NOTHING_SENT,
+};
+
+const [inputModeProperty, ...fieldsAndJsonProperties] = fieldsOrJsonProperties(INPUT);
 
 export const inputProperties: INodeProperties[] = [
 	flowIdProperty(
 		"ID of the flow to run (shown in the flow's address and on its API tab)",
 		'e.g. flow_support_bot',
 	),
-	{
-		displayName: 'Input',
-		name: 'inputMode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Message',
-				value: 'message',
-				description: 'One text, as chat-compatible flows take it',
-			},
-			{ name: 'JSON', value: 'json', description: 'The whole input object of the flow' },
-			{ name: 'Fields', value: 'fields', description: 'The input object, field by field' },
-		],
-		default: 'message',
-		description: "How to give the flow its input (the schema of the flow's Start node)",
-	},
+	inputModeProperty,
 	{
 		displayName: 'Message',
 		name: 'message',
@@ -48,89 +65,30 @@ export const inputProperties: INodeProperties[] = [
 			'The text to send. After a Chat Trigger, use its chatInput field (as in the placeholder); for the AI Agent, let the model fill it in.',
 	},
 	{
-		displayName: 'Message Property',
+		// Moved to Options › Advanced: Message Property. Kept, and shown only where a saved workflow
+		// holds another name than text_input, so that its choice is kept (n8n drops the values of
+		// parameters it does not know).
+		displayName: 'Message Property (Old Setting)',
 		name: 'messageProperty',
 		type: 'string',
 		default: 'text_input',
-		displayOptions: { show: { inputMode: ['message'] } },
+		displayOptions: { show: { inputMode: ['message'] }, hide: { messageProperty: ['text_input'] } },
 		description:
-			"Name of the input property of the flow's Start node that takes the text (text_input in chat-compatible flows)",
+			'Set Options › Advanced: Message Property instead; that option wins when both are set',
 	},
-	{
-		displayName: 'Input (JSON)',
-		name: 'bodyJson',
-		type: 'json',
-		default: '{\n  "text_input": "Hello"\n}',
-		displayOptions: { show: { inputMode: ['json'] } },
-		description: "The flow's input object, matching the schema of its Start node",
-	},
-	{
-		displayName: 'Input Fields',
-		name: 'bodyFields',
-		type: 'fixedCollection',
-		placeholder: 'Add Field',
-		typeOptions: { multipleValues: true },
-		default: {},
-		displayOptions: { show: { inputMode: ['fields'] } },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'field',
-				values: [
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. text_input',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						description:
-							'Sent as text; an expression can give a number, an object or a list, which are sent as such',
-					},
-				],
-			},
-		],
-	},
+	...fieldsAndJsonProperties,
 ];
 
 /** The run's `body` for one item, checked before any request. */
 export function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const place: InputPlace = { node: ctx.getNode(), itemIndex };
 	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'message') as string;
-	if (mode === 'json') {
-		return parseJsonObject(
-			place,
-			'Input (JSON)',
-			ctx.getNodeParameter('bodyJson', itemIndex, '{}'),
-			`Give the flow's input as a JSON object, e.g. {"text_input": "Hello"}. ${NOTHING_SENT}`,
-		);
-	}
-	if (mode === 'fields') {
-		const fields = (ctx.getNodeParameter('bodyFields.field', itemIndex, []) ?? []) as Array<{
-			name?: string;
-			value?: unknown;
-		}>;
-		const body: IDataObject = {};
-		fields.forEach((field, index) => {
-			const name = requireText(
-				place,
-				`Input Fields › field ${index + 1} › Name`,
-				field.name,
-				`Give every field the name of an input property of the flow, e.g. text_input. ${NOTHING_SENT}`,
-			);
-			body[name] = field.value as IDataObject[string];
-		});
-		return body;
-	}
+	if (mode !== 'message') return readFieldsOrJson(ctx, itemIndex, INPUT) ?? {};
+	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).messageProperty;
 	const property = requireText(
 		place,
-		'Message Property',
-		ctx.getNodeParameter('messageProperty', itemIndex, 'text_input'),
+		option === undefined ? 'Message Property' : 'Options › Advanced: Message Property',
+		option ?? ctx.getNodeParameter('messageProperty', itemIndex, 'text_input'),
 		`Enter the input property that takes the text, usually text_input. ${NOTHING_SENT}`,
 	);
 	const message = ctx.getNodeParameter('message', itemIndex, '');

@@ -265,6 +265,14 @@ function rareOptions(): INodeProperties[] {
 				'Largest single event accepted from a stream; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice.',
 		},
 		{
+			displayName: 'Advanced: Message Property',
+			name: 'messageProperty',
+			type: 'string',
+			default: 'text_input',
+			description:
+				"With Input: Message, the input property of the flow's Start node that takes the text (text_input in chat-compatible flows)",
+		},
+		{
 			// Replaced by the top-level Simplify. Shown only where a saved workflow chose Raw, so
 			// that its choice is kept (n8n drops option values that are not in the description).
 			displayName: 'Output (Old Setting, Use Simplify)',

@@ -107,7 +107,12 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 		forwardTokens: values.forwardTokens ?? true,
 		retry: {
 			maxAttempts,
-			maxTotalWaitMs: seconds(place, 'Advanced: Longest Wait When Busy (Seconds)', values.maxRetryWait, 60),
+			maxTotalWaitMs: seconds(
+				place,
+				'Advanced: Longest Wait When Busy (Seconds)',
+				values.maxRetryWait,
+				60,
+			),
 		},
 		maxLineChars: Math.max(1, Number(values.maxLineMiB ?? 16) || 16) * 1024 * 1024,
 	};

@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Operation } from '../../shared/execution/operation';
 import { runOperation } from '../../shared/execution/runner';
-import { readFlowId } from '../../shared/flowId';
+import { readFlowId } from '../../shared/params/flowId';
 import { canForward } from '../helpers/forwarder';
 import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
 import { inputProperties, NOTHING_SENT, readBody } from './input';

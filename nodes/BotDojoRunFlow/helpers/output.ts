@@ -1,35 +1,17 @@
 /** The output item of a run: simplified (what most workflows need) or the raw record. */
 import type { IDataObject } from 'n8n-workflow';
 
+import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
 import type { RunOptions } from '../actions/readOptions';
 import type { RunCollector } from './collector';
 import { resolveToolCalls } from './toolCalls';
-
-/** The record's answer as BotDojo's own clients read it: text_output, then aiMessage.content. */
-function textOfRecord(record: IDataObject): string | undefined {
-	const response = record.response as IDataObject | undefined;
-	if (typeof response?.text_output === 'string' && response.text_output) {
-		return response.text_output;
-	}
-	if (typeof response === 'string' && response) return response;
-	const content = (record.aiMessage as IDataObject | undefined)?.content;
-	return typeof content === 'string' && content ? content : undefined;
-}
 
 /**
  * The answer's text: the final record decides when it has one (tokens may include updates
  * that are not part of the answer); the streamed tokens are the fallback.
  */
 export function answerText(record: IDataObject, collector?: RunCollector): string {
-	return textOfRecord(record) ?? collector?.text.toString() ?? '';
-}
-
-function errorMessageOf(record: IDataObject): string | undefined {
-	if (record.status !== 'error') return undefined;
-	const response = record.response as IDataObject | undefined;
-	const said = response?.error ?? response?.message ?? (record as IDataObject).error;
-	if (typeof said === 'string') return said;
-	return said === undefined ? 'The flow reported an error' : JSON.stringify(said);
+	return answerOfRecord(record) ?? collector?.text.toString() ?? '';
 }
 
 export function outputJson(
@@ -65,7 +47,7 @@ export function outputJson(
 		toolCalls: toolCalls as unknown as IDataObject[],
 	};
 	// Not named `error`: n8n treats an item with `error` as a failed node (Retry On Fail).
-	const errorMessage = errorMessageOf(record);
+	const errorMessage = errorMessageOfRecord(record);
 	if (errorMessage !== undefined) simplified.errorMessage = errorMessage;
 	if (collector && options.includeLogs) simplified.logs = collector.logs as IDataObject[];
 	return simplified;

@@ -51,12 +51,17 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 	if (mode === 'minutes') {
 		const value = ctx.getNodeParameter('expiresInMinutes', place.itemIndex, 60) as unknown;
 		const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-		if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes <= 0) {
+		// The field's minimum (1) is what is accepted, from an expression too.
+		if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 1) {
+			const why =
+				typeof minutes === 'number' && minutes > 0
+					? 'less than the shortest link, 1 minute'
+					: 'so the link would already have expired';
 			throw invalidInput(
 				place,
 				'Expires In (Minutes)',
-				`is ${JSON.stringify(value)}, so the link would already have expired`,
-				'Enter a number of minutes greater than 0, e.g. 60.',
+				`is ${JSON.stringify(value)}, ${why}`,
+				'Enter a number of minutes, 1 or more, e.g. 60.',
 			);
 		}
 		return now + Math.round(minutes * 60_000);

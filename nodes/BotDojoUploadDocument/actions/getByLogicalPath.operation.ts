@@ -15,7 +15,7 @@ export const option: INodePropertyOptions = {
 	name: 'Get by Logical Path',
 	value: 'getByLogicalPath',
 	action: 'Get document by logical path',
-	description: 'Returns the record of the latest version of the document stored under a path',
+	description: 'Read the record of the latest version of the document stored under a path',
 };
 
 const properties: INodeProperties[] = [

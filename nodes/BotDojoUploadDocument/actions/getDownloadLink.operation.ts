@@ -25,7 +25,7 @@ export const option: INodePropertyOptions = {
 	value: 'getDownloadLink',
 	action: 'Get download link',
 	description:
-		'Returns a signed link that downloads the document without an API key until it expires; can also download the file',
+		'Get a signed link that downloads the document without an API key until it expires, and optionally the file itself',
 };
 
 const properties: INodeProperties[] = [

@@ -9,13 +9,13 @@ import {
 } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { uploadRequest } from '../../shared/transport';
 import {
-	invalidInput,
-	parseJsonObject,
-	requireText,
-	type InputPlace,
-} from '../../shared/validation';
+	fieldsOrJsonProperties,
+	readFieldsOrJson,
+	type FieldsOrJson,
+} from '../../shared/params/fieldsOrJson';
+import { uploadRequest } from '../../shared/transport';
+import { invalidInput, requireText, type InputPlace } from '../../shared/validation';
 import { binaryAsBlob } from './binaryBlob';
 import { readUploadPath, UPLOAD_PATH_RULES } from './logicalPath';
 
@@ -25,6 +25,31 @@ export const option: INodePropertyOptions = {
 	action: 'Upload document',
 	description:
 		'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
+};
+
+/** Custom attributes stored with the document (`meta`). */
+const META: FieldsOrJson = {
+	label: 'Meta',
+	names: { mode: 'metaMode', fields: 'metaFields', json: 'metaJson' },
+	otherModes: [{ name: 'None', value: 'none', description: 'Send no custom attributes' }],
+	defaultMode: 'none',
+	description: 'Custom attributes stored with the document',
+	fields: {
+		entry: 'Attribute',
+		modeDescription: 'Enter attributes as names and text values',
+		description:
+			'Each attribute is stored as text; use JSON for numbers, booleans or nested values',
+		namePlaceholder: 'e.g. source',
+		valuePlaceholder: 'e.g. crm',
+		values: 'text',
+		nameHelp: 'Give every attribute a name, e.g. source.',
+	},
+	json: {
+		modeDescription: 'Give the attributes as a JSON object',
+		default: '{\n  "source": "crm",\n  "department": "sales"\n}',
+		description: 'A JSON object of custom attributes, e.g. {"source": "crm", "pages": 12}',
+		help: 'Give a JSON object of attributes, e.g. {"source": "crm", "pages": 12}.',
+	},
 };
 
 const properties: INodeProperties[] = [
@@ -54,64 +79,7 @@ const properties: INodeProperties[] = [
 		description:
 			"Name of the file in BotDojo. Leave empty to use the binary's file name (or, without one, the last segment of the logical path).",
 	},
-	{
-		displayName: 'Meta',
-		name: 'metaMode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'None', value: 'none', description: 'Send no custom attributes' },
-			{
-				name: 'Using Fields Below',
-				value: 'fields',
-				description: 'Enter attributes as names and text values',
-			},
-			{ name: 'Using JSON', value: 'json', description: 'Give the attributes as a JSON object' },
-		],
-		default: 'none',
-		description: 'Custom attributes stored with the document',
-	},
-	{
-		displayName: 'Meta Fields',
-		name: 'metaFields',
-		type: 'fixedCollection',
-		placeholder: 'Add Attribute',
-		typeOptions: { multipleValues: true },
-		default: {},
-		displayOptions: { show: { metaMode: ['fields'] } },
-		description:
-			'Each attribute is stored as text; use JSON for numbers, booleans or nested values',
-		options: [
-			{
-				displayName: 'Attribute',
-				name: 'field',
-				values: [
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. source',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. crm',
-					},
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Meta (JSON)',
-		name: 'metaJson',
-		type: 'json',
-		default: '{\n  "source": "crm",\n  "department": "sales"\n}',
-		displayOptions: { show: { metaMode: ['json'] } },
-		description: 'A JSON object of custom attributes, e.g. {"source": "crm", "pages": 12}',
-	},
+	...fieldsOrJsonProperties(META),
 ];
 
 export interface UploadRequest {
@@ -142,7 +110,7 @@ function prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
 		fileName,
 		contentType: binary.mimeType || 'application/octet-stream',
 		logicalPath,
-		meta: readMeta(this, place),
+		meta: readFieldsOrJson(this, itemIndex, META),
 	};
 }
 
@@ -206,40 +174,6 @@ function readFileName(
 		);
 	}
 	return fileName;
-}
-
-const META_SHAPE = 'Give a JSON object of attributes, e.g. {"source": "crm", "pages": 12}.';
-
-function readMeta(ctx: IExecuteFunctions, place: InputPlace): IDataObject | undefined {
-	const mode = ctx.getNodeParameter('metaMode', place.itemIndex, 'none') as string;
-	if (mode === 'json') {
-		return parseJsonObject(
-			place,
-			'Meta (JSON)',
-			ctx.getNodeParameter('metaJson', place.itemIndex, '{}'),
-			META_SHAPE,
-		);
-	}
-	if (mode !== 'fields') return undefined;
-	const fields = ctx.getNodeParameter('metaFields.field', place.itemIndex, []) as Array<{
-		name?: string;
-		value?: unknown;
-	}>;
-	if (!fields.length) return undefined;
-	const meta: IDataObject = {};
-	fields.forEach((field, index) => {
-		const name = requireText(
-			place,
-			`Meta Fields › attribute ${index + 1} › Name`,
-			field.name,
-			'Give every attribute a name, e.g. source.',
-		);
-		if (name in meta) {
-			throw invalidInput(place, `Meta Fields › "${name}"`, 'is given twice', 'Use each name once.');
-		}
-		meta[name] = field.value === undefined || field.value === null ? '' : String(field.value);
-	});
-	return meta;
 }
 
 export const operation: Operation<UploadRequest> = {

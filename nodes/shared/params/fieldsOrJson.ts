@@ -1,27 +1,55 @@
 /**
- * One way to give an object in a node: None, Fields (name and value, one by one) or JSON. The
- * parameter names are the node's own, so saved workflows keep theirs.
+ * One way to give an object in a node: field by field, or as JSON (and, per node, other modes
+ * such as None or Message ahead of them). The parameter names are the node's own, so saved
+ * workflows keep theirs. Used by Run Flow's input and Upload Document's meta.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
-import { jsonOrText, parseJsonObject, requireText } from '../validation';
+import { invalidInput, parseJsonObject, requireText } from '../validation';
 
 export interface FieldsOrJson {
-	/** What the object is, e.g. "Metadata". */
+	/** What the object is, e.g. "Meta": also "Meta Fields" and "Meta (JSON)". */
 	label: string;
 	names: { mode: string; fields: string; json: string };
-	defaultMode: 'none' | 'fields' | 'json';
-	/** Offer None (send nothing). */
-	withNone?: boolean;
+	/** Modes listed ahead of Fields and JSON (e.g. None, Message); the node reads those itself. */
+	otherModes?: INodePropertyOptions[];
+	defaultMode: string;
+	/** Of the mode parameter. */
 	description: string;
-	jsonDefault: string;
-	/** What valid input looks like; also the error's help. */
-	example: string;
+	fields: {
+		/** One entry, e.g. "Attribute": "Add Attribute", "attribute 2" in errors. */
+		entry: string;
+		modeDescription: string;
+		description?: string;
+		namePlaceholder: string;
+		valuePlaceholder?: string;
+		valueDescription?: string;
+		/** text: sent as text; asGiven: as the field or its expression holds it. */
+		values: 'text' | 'asGiven';
+		/** The help of an error about a name, e.g. "Give every attribute a name, e.g. source." */
+		nameHelp: string;
+	};
+	json: {
+		modeDescription: string;
+		default: string;
+		description: string;
+		/** What valid JSON looks like; the help of an error about it. */
+		help: string;
+	};
+	/** Added to the help of every error, e.g. that nothing was sent. */
+	moreHelp?: string;
 }
 
+/** The mode parameter, then the fields and the JSON parameters. */
 /* eslint-disable n8n-nodes-base/node-param-default-missing -- the defaults are the node's own, passed in */
 export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 	const show = (mode: string) => ({ show: { [spec.names.mode]: [mode] } });
+	const { fields, json } = spec;
 	return [
 		{
 			displayName: spec.label,
@@ -29,9 +57,9 @@ export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 			type: 'options',
 			noDataExpression: true,
 			options: [
-				...(spec.withNone ? [{ name: 'None', value: 'none', description: 'Send none' }] : []),
-				{ name: 'Using Fields Below', value: 'fields', description: 'Enter fields one by one' },
-				{ name: 'Using JSON', value: 'json', description: 'Give the whole object as JSON' },
+				...(spec.otherModes ?? []),
+				{ name: 'Using Fields Below', value: 'fields', description: fields.modeDescription },
+				{ name: 'Using JSON', value: 'json', description: json.modeDescription },
 			],
 			default: spec.defaultMode,
 			description: spec.description,
@@ -40,23 +68,30 @@ export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 			displayName: `${spec.label} Fields`,
 			name: spec.names.fields,
 			type: 'fixedCollection',
-			placeholder: 'Add Field',
+			placeholder: `Add ${fields.entry}`,
 			typeOptions: { multipleValues: true },
 			default: {},
 			displayOptions: show('fields'),
+			...(fields.description ? { description: fields.description } : {}),
 			options: [
 				{
-					displayName: 'Field',
+					displayName: fields.entry,
 					name: 'field',
 					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+						{
+							displayName: 'Name',
+							name: 'name',
+							type: 'string',
+							default: '',
+							placeholder: fields.namePlaceholder,
+						},
 						{
 							displayName: 'Value',
 							name: 'value',
 							type: 'string',
 							default: '',
-							description:
-								'A JSON object, array, number or boolean is sent as such; any other text as text',
+							...(fields.valuePlaceholder ? { placeholder: fields.valuePlaceholder } : {}),
+							...(fields.valueDescription ? { description: fields.valueDescription } : {}),
 						},
 					],
 				},
@@ -66,15 +101,23 @@ export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 			displayName: `${spec.label} (JSON)`,
 			name: spec.names.json,
 			type: 'json',
-			default: spec.jsonDefault,
+			default: json.default,
 			displayOptions: show('json'),
-			description: `${spec.description}, as a JSON object`,
+			description: json.description,
 		},
 	];
 }
+
 /* eslint-enable n8n-nodes-base/node-param-default-missing */
 
-/** The object of one item, or undefined for None (or no fields). Checked before any request. */
+function withMoreHelp(spec: FieldsOrJson, help: string): string {
+	return spec.moreHelp ? `${help} ${spec.moreHelp}` : help;
+}
+
+/**
+ * The object of one item in the Fields or JSON mode; undefined in any other mode and for Fields
+ * with none given. Checked before any request: names are required and used once.
+ */
 export function readFieldsOrJson(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -82,19 +125,42 @@ export function readFieldsOrJson(
 ): IDataObject | undefined {
 	const place = { node: ctx.getNode(), itemIndex };
 	const mode = ctx.getNodeParameter(spec.names.mode, itemIndex, spec.defaultMode) as string;
-	if (mode === 'none') return undefined;
 	if (mode === 'json') {
 		const json = ctx.getNodeParameter(spec.names.json, itemIndex, '{}');
-		return parseJsonObject(place, `${spec.label} (JSON)`, json, spec.example);
+		return parseJsonObject(place, `${spec.label} (JSON)`, json, withMoreHelp(spec, spec.json.help));
 	}
-	const fields = (ctx.getNodeParameter(`${spec.names.fields}.field`, itemIndex, []) ??
-		[]) as Array<{ name?: string; value?: unknown }>;
-	if (fields.length === 0) return undefined;
+	if (mode !== 'fields') return undefined;
+	const given = (ctx.getNodeParameter(`${spec.names.fields}.field`, itemIndex, []) ?? []) as Array<{
+		name?: string;
+		value?: unknown;
+	}>;
+	if (given.length === 0) return undefined;
+	const label = `${spec.label} Fields`;
 	const data: IDataObject = {};
-	fields.forEach((field, index) => {
-		const label = `${spec.label} Fields › field ${index + 1}`;
-		const name = requireText(place, `${label} › Name`, field.name, spec.example);
-		data[name] = jsonOrText(place, `${label} › Value`, field.value) as IDataObject[string];
+	given.forEach((field, index) => {
+		const entry = `${label} › ${spec.fields.entry.toLowerCase()} ${index + 1}`;
+		const name = requireText(
+			place,
+			`${entry} › Name`,
+			field.name,
+			withMoreHelp(spec, spec.fields.nameHelp),
+		);
+		if (name in data) {
+			throw invalidInput(
+				place,
+				`${label} › "${name}"`,
+				'is given twice',
+				withMoreHelp(spec, 'Use each name once.'),
+			);
+		}
+		const { value } = field;
+		// Text mode: what the field shows is what is stored, even when an expression gave a number.
+		data[name] =
+			spec.fields.values === 'text'
+				? value === undefined || value === null
+					? ''
+					: String(value)
+				: (value as IDataObject[string]);
 	});
 	return data;
 }

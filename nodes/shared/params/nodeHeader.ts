@@ -33,11 +33,17 @@ export function nodeHeader(
 }
 
 /**
- * A canvas subtitle `<verb> <value>` that reads well when the parameter is empty, an expression
- * or a resource locator (whose text is in `.value`): "Run flow_echo", "Run (flow from input)".
+ * The text of a parameter in a canvas subtitle (an expression, without `={{ }}`) that reads well
+ * when the parameter is empty, an expression or a resource locator (whose text is in `.value`):
+ * "flow_echo", "flow" when empty, "(flow from input)" for an expression.
  */
-export function subtitleOf(verb: string, parameter: string, whenUnset: string): string {
+export function subtitleValue(parameter: string, whenUnset: string): string {
 	const raw = `$parameter["${parameter}"]`;
 	const text = `(${raw} && typeof ${raw} === "object" ? ${raw}.value : ${raw})`;
-	return `={{ "${verb} " + (!${text} ? "${whenUnset}" : String(${text}).startsWith("=") ? "(${whenUnset} from input)" : ${text}) }}`;
+	return `(!${text} ? "${whenUnset}" : String(${text}).startsWith("=") ? "(${whenUnset} from input)" : ${text})`;
+}
+
+/** A canvas subtitle `<verb> <value>`: "Run flow_echo", "Run flow", "Run (flow from input)". */
+export function subtitleOf(verb: string, parameter: string, whenUnset: string): string {
+	return `={{ "${verb} " + ${subtitleValue(parameter, whenUnset)} }}`;
 }

@@ -1,2 +1,0 @@
-/** Moved to the parameter kit; kept so that existing imports still resolve. */
-export * from './params/dates';

@@ -1,0 +1,109 @@
+/**
+ * An ID parameter as n8n's resource locator: By ID, and From URL where BotDojo's pages have an
+ * address that carries the id. Workflows saved when the parameter was a plain string keep
+ * working: requireLocatorId reads both.
+ */
+import type { INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+
+import { invalidInput, requireText, type InputPlace } from '../validation';
+
+export interface IdLocator {
+	/** e.g. "Flow ID" */
+	displayName: string;
+	/** The id in a sentence, e.g. "a flow ID". */
+	inSentence: string;
+	/** The parameter's name, unchanged from the plain-string parameter it replaced. */
+	name: string;
+	/** What to enter, e.g. "Enter the ID of a flow of this project (…)." */
+	help: string;
+	/** Only when BotDojo pages have a known address shape: how to find the id in one. */
+	url?: {
+		/** Group 1 is the id. */
+		pattern: string;
+		example: string;
+		/** What the address is of, e.g. "a flow". */
+		of: string;
+	};
+}
+
+export function idLocatorProperty(
+	locator: IdLocator,
+	description: string,
+	placeholder: string,
+): INodeProperties {
+	return {
+		displayName: locator.displayName,
+		name: locator.name,
+		type: 'resourceLocator',
+		default: { mode: 'id', value: '' },
+		required: true,
+		description,
+		// Both modes are checked when the node runs (requireLocatorId), not with n8n's `validation`
+		// regexes: n8n runs those in a sandbox with a time limit that a busy machine can exceed.
+		modes: [
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder },
+			...(locator.url
+				? [
+						{
+							displayName: 'From URL',
+							name: 'url',
+							type: 'string' as const,
+							placeholder: `e.g. ${locator.url.example}`,
+						},
+					]
+				: []),
+		],
+	};
+}
+
+function isResourceLocator(value: unknown): value is INodeParameterResourceLocator {
+	return value !== null && typeof value === 'object' && 'mode' in value && 'value' in value;
+}
+
+/** The id in a pasted address, or undefined when the text is not one of its kind. */
+export function idFromUrl(locator: IdLocator, text: string): string | undefined {
+	if (!locator.url) return undefined;
+	const match = new RegExp(locator.url.pattern, 'i').exec(text);
+	return match ? decodeURIComponent(match[1]) : undefined;
+}
+
+/**
+ * The id, trimmed, from a plain string (a workflow saved before the resource locator) or from
+ * either mode of the locator. An empty or unreadable one is an input error naming the
+ * parameter and the item. `moreHelp` is added to every error's help.
+ */
+export function requireLocatorId(
+	place: InputPlace,
+	locator: IdLocator,
+	value: unknown,
+	moreHelp?: string,
+): string {
+	const { displayName } = locator;
+	const help = moreHelp ? `${locator.help} ${moreHelp}` : locator.help;
+	if (!isResourceLocator(value)) return requireText(place, displayName, value, help);
+	if (value.mode === 'url' && locator.url) {
+		const label = `${displayName} (From URL)`;
+		const text = requireText(place, label, value.value, help);
+		const id = idFromUrl(locator, text);
+		if (id === undefined) {
+			throw invalidInput(
+				place,
+				label,
+				`"${text}" is not the address of ${locator.url.of}`,
+				`Paste the address of ${locator.url.of} as the browser shows it, e.g. ${locator.url.example}, or choose By ID. ${moreHelp ?? ''}`.trim(),
+			);
+		}
+		return id;
+	}
+	const id = requireText(place, displayName, value.value, help);
+	if (/[\s/]/.test(id)) {
+		const fromUrl = locator.url ? ' To paste an address, choose From URL.' : '';
+		throw invalidInput(
+			place,
+			displayName,
+			`"${id}" is not ${locator.inSentence} (it has spaces or slashes)`,
+			`${help}${fromUrl}`,
+		);
+	}
+	return id;
+}

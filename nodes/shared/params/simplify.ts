@@ -1,0 +1,93 @@
+/**
+ * Simplify, as in n8n's own nodes: a top-level toggle that keeps the fields a spreadsheet row
+ * needs. On by default from node version 1.1; workflows saved at version 1 keep the whole
+ * record, since their later nodes read its fields.
+ */
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+/** The node version from which Simplify is on by default. */
+export const SIMPLIFY_DEFAULT_ON_FROM = 1.1;
+
+/** One Simplify parameter per version range; n8n shows (and defaults) the one that matches. */
+export function simplifyProperties(description: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: false,
+			description,
+			displayOptions: { show: { '@version': [{ _cnd: { lt: SIMPLIFY_DEFAULT_ON_FROM } }] } },
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description,
+			displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_DEFAULT_ON_FROM } }] } },
+		},
+	];
+}
+
+export const SIMPLIFY_REQUESTS_DESCRIPTION =
+	'Whether to return one row per request with flowRequestId, flowId, flowSessionId, status, userMessage, answer, errorMessage, startTime, endTime, durationMs, modified and version instead of the whole record (about 25 fields)';
+
+function text(value: unknown): string | null {
+	return typeof value === 'string' ? value : null;
+}
+
+/** The answer as BotDojo's own clients read it: response.text_output, then aiMessage.content. */
+export function answerOfRecord(record: IDataObject): string | undefined {
+	const response = record.response as IDataObject | undefined;
+	if (typeof response?.text_output === 'string' && response.text_output) {
+		return response.text_output;
+	}
+	if (typeof response === 'string' && response) return response;
+	const content = (record.aiMessage as IDataObject | undefined)?.content;
+	return typeof content === 'string' && content ? content : undefined;
+}
+
+/** What the flow said went wrong, for a record with status "error"; else undefined. */
+export function errorMessageOfRecord(record: IDataObject): string | undefined {
+	if (record.status !== 'error') return undefined;
+	const response = record.response as IDataObject | undefined;
+	const said = response?.error ?? response?.message ?? record.error;
+	if (typeof said === 'string') return said;
+	return said === undefined ? 'The flow reported an error' : JSON.stringify(said);
+}
+
+/**
+ * A flow request record as one spreadsheet row: the same columns for every record (null when
+ * BotDojo left a field out), camelCase names, units in the name.
+ */
+export function simplifyFlowRequest(record: IDataObject): IDataObject {
+	const duration = record.duration;
+	return {
+		flowRequestId: text(record.id),
+		flowId: text(record.flow_id),
+		flowSessionId: text(record.flow_session_id),
+		status: text(record.status),
+		userMessage: text((record.userMessage as IDataObject | undefined)?.content),
+		answer: answerOfRecord(record) ?? null,
+		// Not named `error`: n8n treats an item with `error` as a failed node (Retry On Fail).
+		errorMessage: errorMessageOfRecord(record) ?? null,
+		startTime: text(record.startTime),
+		endTime: text(record.endTime),
+		durationMs: typeof duration === 'number' ? duration : null,
+		modified: text(record.modified),
+		version: text(record.version),
+	};
+}
+
+export const SIMPLIFY_SESSION_DESCRIPTION =
+	'Whether to return only flowSessionId (what Run Flow › Session › Continue takes), flowId and created instead of the whole session record';
+
+/** A flow session record (from Create Session) as the fields a workflow goes on with. */
+export function simplifySession(record: IDataObject): IDataObject {
+	return {
+		flowSessionId: text(record.id),
+		flowId: text(record.flow_id),
+		created: text(record.created),
+	};
+}

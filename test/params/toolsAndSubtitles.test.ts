@@ -1,0 +1,162 @@
+/**
+ * Which nodes an AI Agent can use as tools: Run Flow, Query Index (index lookups) and Upload
+ * Document limited to its document lookups. Export Requests (thousands of records), Create
+ * Session and the Trigger are not tools. n8n makes a "…Tool" variant of each usableAsTool node
+ * (same description, name + "Tool"); `@tool` display options are evaluated on that name.
+ */
+import { NodeHelpers, Workflow, deepCopy, type INode, type INodeType } from 'n8n-workflow';
+
+import { nodeTypes, runNode } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
+import { PACKAGE } from '../helpers/nodeTypes';
+
+const env = useEmulator();
+
+const ALL = [
+	'botDojoRunFlow',
+	'botDojoCreateSession',
+	'botDojoExportRequests',
+	'botDojoUploadDocument',
+	'botDojoQueryIndex',
+	'botDojoTrigger',
+];
+
+function nodeType(name: string): INodeType {
+	return nodeTypes.getByNameAndVersion(`${PACKAGE}.${name}`);
+}
+
+/** The tool variant as n8n's loader builds it (tool-generation/ai-tools.js): name + "Tool". */
+function toolVariant(name: string): INodeType {
+	const original = nodeType(name);
+	const description = deepCopy(original.description);
+	description.name += 'Tool';
+	description.displayName += ' Tool';
+	delete description.usableAsTool;
+	return { description, execute: original.execute } as INodeType;
+}
+
+/** The options of the Operation parameter n8n shows for a node of this description. */
+function visibleOperations(type: INodeType): unknown[] {
+	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
+	const shown = type.description.properties.filter(
+		(property) =>
+			property.name === 'operation' &&
+			NodeHelpers.displayParameter({}, property, node, type.description),
+	);
+	expect(shown).toHaveLength(1);
+	return (shown[0].options ?? []).map((option) => (option as { value: unknown }).value);
+}
+
+describe('AI Agent tools', () => {
+	it('are Run Flow, Query Index and Upload Document, no other node', () => {
+		const tools = ALL.filter((name) => nodeType(name).description.usableAsTool === true);
+		expect(tools).toEqual(['botDojoRunFlow', 'botDojoUploadDocument', 'botDojoQueryIndex']);
+	});
+
+	it('Upload Document offers all three operations as a node, only the lookups as a tool', () => {
+		expect(visibleOperations(nodeType('botDojoUploadDocument'))).toEqual([
+			'upload',
+			'getByLogicalPath',
+			'getDownloadLink',
+		]);
+		expect(visibleOperations(toolVariant('botDojoUploadDocument'))).toEqual([
+			'getByLogicalPath',
+			'getDownloadLink',
+		]);
+		expect(visibleOperations(toolVariant('botDojoQueryIndex'))).toEqual([
+			'getStatus',
+			'queryMetadata',
+		]);
+	});
+
+	it('Upload Document as a tool looks a document up by default, without any operation set', async () => {
+		nodeTypes.register(
+			`${PACKAGE}.botDojoUploadDocumentTool`,
+			toolVariant('botDojoUploadDocument'),
+		);
+		const uploaded = await runNode({
+			node: {
+				type: 'botDojoUploadDocument',
+				parameters: { operation: 'upload', logicalPath: 'docs/hello.txt' } as never,
+			},
+			items: [
+				{
+					json: {},
+					binary: {
+						data: {
+							base64: Buffer.from('hello').toString('base64'),
+							fileName: 'hello.txt',
+							mimeType: 'text/plain',
+						},
+					},
+				},
+			],
+			credentials: env.credentials,
+		});
+		expect(uploaded.error).toBeUndefined();
+
+		const { items, error } = await runNode({
+			node: {
+				type: 'botDojoUploadDocumentTool',
+				parameters: { logicalPath: 'docs/hello.txt' } as never,
+			},
+			credentials: env.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual(uploaded.items[0].json);
+		expect(env.emu.requestsTo('loadByLogicalPath').map((r) => r.body)).toEqual([
+			{ params: ['docs/hello.txt'] },
+		]);
+		expect(env.emu.requestsTo('uploadFile')).toHaveLength(1);
+	});
+});
+
+describe('Canvas subtitles', () => {
+	/** The subtitle as n8n's editor computes it: the node's subtitle expression over its parameters. */
+	function subtitleOf(name: string, parameters: Record<string, unknown>): unknown {
+		const type = nodeType(name);
+		const node = {
+			id: 'n',
+			name: 'N',
+			type: `${PACKAGE}.${name}`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+		} as INode;
+		const workflow = new Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes,
+		});
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			type.description.subtitle as string,
+			'internal',
+			// As the editor does: $parameter holds the values as saved, expressions unresolved.
+			{ $parameter: parameters } as never,
+		);
+	}
+
+	it.each([
+		['botDojoRunFlow', 'flow_echo', 'Run flow_echo'],
+		['botDojoRunFlow', { __rl: true, mode: 'id', value: 'flow_echo' }, 'Run flow_echo'],
+		['botDojoRunFlow', { __rl: true, mode: 'id', value: '' }, 'Run flow'],
+		[
+			'botDojoRunFlow',
+			{ __rl: true, mode: 'id', value: '={{ $json.flow }}' },
+			'Run (flow from input)',
+		],
+		['botDojoCreateSession', '', 'Session for flow'],
+	])('%s with Flow ID %j reads "%s"', (name, flowId, expected) => {
+		expect(subtitleOf(name, { flowId })).toBe(expected);
+	});
+
+	it.each([
+		['getStatus', { __rl: true, mode: 'id', value: 'idx_docs' }, 'Get status of idx_docs'],
+		['queryMetadata', '', 'Query index'],
+		['queryMetadata', '={{ $json.index }}', 'Query (index from input)'],
+	])('Query Index %s with Index ID %j reads "%s"', (operation, indexId, expected) => {
+		expect(subtitleOf('botDojoQueryIndex', { operation, indexId })).toBe(expected);
+	});
+});
