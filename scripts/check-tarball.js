@@ -7,7 +7,9 @@
  *   file and the icons it references;
  * - no shipped file holds an absolute path of the build machine;
  * - every link in the README resolves on the npm page: relative links must name shipped files
- *   (npm has no repository tree to resolve them against), #anchors must name a heading;
+ *   (npm has no repository tree to resolve them against), #anchors must name a heading, and
+ *   links into this repository on GitHub (blob/main, tree/main; e.g. test files) name files
+ *   that exist here;
  * - repository, bugs, homepage and author name one GitHub repository. With --release, the
  *   `OWNER` placeholder is refused as well.
  * Exits 1 with one line per problem.
@@ -128,6 +130,13 @@ function checkReadmeLinks(files) {
 		...[...withoutCode.matchAll(/<(?:img|a)\s[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1]),
 	];
 	for (const target of targets) {
+		const inRepository =
+			/^https:\/\/github\.com\/[^/]+\/n8n-nodes-botdojo\/(?:blob|tree)\/main\/([^#?]+)/.exec(
+				target,
+			);
+		// A link into this repository (e.g. a test file the tarball does not ship) names a file here.
+		if (inRepository && !fs.existsSync(path.join(ROOT, decodeURIComponent(inRepository[1]))))
+			fail(`README links to ${target}, but the repository has no ${inRepository[1]}`);
 		if (/^(https?:|mailto:)/i.test(target)) continue;
 		if (target.startsWith('#')) {
 			if (!anchors.has(decodeURIComponent(target.slice(1))))

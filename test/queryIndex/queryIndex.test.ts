@@ -26,17 +26,6 @@ describe('BotDojo Query Index: Get Status', () => {
 		]);
 	});
 
-	it('names the missing index and the ids used when it does not exist', async () => {
-		const { error } = await runNode({
-			node: queryIndex({ operation: 'getStatus', indexId: 'idx_nope' }),
-			credentials: env.credentials,
-		});
-		expect(error?.message).toMatch(/could not find/);
-		expect(error?.message).toContain('idx_nope');
-		expect(error?.description).toContain('index "idx_nope"');
-		expect(error?.description).toContain('project "proj_demo"');
-	});
-
 	it('refuses an empty index id before any request, naming the item', async () => {
 		const { error } = await runNode({
 			node: queryIndex({ operation: 'getStatus', indexId: '={{ $json.index }}' }),

@@ -25,17 +25,4 @@ describe('BotDojo Upload Document: Get by Logical Path', () => {
 			{ params: ['kb/faq.md'] },
 		]);
 	});
-
-	it('names the logical path when there is no such document', async () => {
-		const { error } = await runNode({
-			node: {
-				type: 'botDojoUploadDocument',
-				parameters: { operation: 'getByLogicalPath', logicalPath: 'kb/none.md' },
-			},
-			credentials: env.credentials,
-		});
-		expect(error?.message).toMatch(/could not find/);
-		expect(error?.message).toContain('kb/none.md');
-		expect(error?.description).toContain('logical path "kb/none.md"');
-	});
 });

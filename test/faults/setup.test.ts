@@ -1,0 +1,124 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
+/**
+ * README "What happens when…", Setup: a Base URL that cannot be used, and n8n's Stop button.
+ * (A worker that crashes in queue mode is measured in test/e2e-queue/run.js.)
+ */
+import { runNode, type RunResult } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
+import { flowRuns, MAY_HAVE_RUN, whatUserSees } from '../helpers/faults';
+import { message, startFlow } from '../helpers/runFlow';
+import { until } from '../helpers/until';
+
+const env = useEmulator();
+
+const nodes = {
+	'Query Index': {
+		type: 'botDojoQueryIndex',
+		parameters: { operation: 'getStatus', indexId: 'idx_docs' },
+	},
+	'Run Flow': { type: 'botDojoRunFlow', parameters: message('flow_echo', 'Hi') },
+};
+
+describe('What happens when… the Base URL of the credential cannot be used', () => {
+	it.each([
+		[
+			'without a scheme',
+			'Query Index' as const,
+			(url: string) => url.replace(/^https?:\/\//, ''),
+			/does not start with https:\/\//,
+		],
+		[
+			'without a scheme',
+			'Run Flow' as const,
+			(url: string) => url.replace(/^https?:\/\//, ''),
+			/does not start with https:\/\//,
+		],
+		['empty', 'Query Index' as const, () => '  ', /is empty/],
+		['not an address', 'Query Index' as const, () => 'https://', /is not a valid address/],
+	])(
+		'refuses one %s (%s), naming the field, and sends nothing',
+		async (_kind, node, change, problem) => {
+			const result = await runNode({
+				node: nodes[node],
+				credentials: {
+					main: { ...env.credentials.main, baseUrl: change(env.credentials.main.baseUrl) },
+				},
+			});
+			expect(result.error?.message).toMatch(/^The Base URL of the BotDojo API credential /);
+			expect(result.error?.message).toMatch(problem);
+			expect(result.error?.description).toMatch(
+				/e\.g\. https:\/\/api\.botdojo\.com\/api\/v1\. No request was sent\./,
+			);
+			expect(whatUserSees(result)).not.toMatch(MAY_HAVE_RUN);
+			expect(env.emu.requests).toHaveLength(0);
+			expect(flowRuns(env)).toBe(0);
+		},
+	);
+});
+
+/** Presses Stop once `ready` holds and `settleMs` more have passed. */
+async function stopWhen(
+	run: ReturnType<typeof startFlow>,
+	ready: () => boolean,
+	settleMs: number,
+): Promise<RunResult> {
+	await until(ready);
+	await new Promise((resolve) => setTimeout(resolve, settleMs));
+	run.cancel();
+	return await run.result;
+}
+
+describe("What happens when… the user presses n8n's Stop button", () => {
+	it.each([
+		{
+			when: 'while the stream is being read',
+			// Stopped at the first live chunk, long before flow_slow's ten tokens are written.
+			start: () => {
+				let chunked = false;
+				const run = startFlow(env, {
+					parameters: message('flow_slow', 'Hi'),
+					streaming: true,
+					onChunk: (chunk) => {
+						if (chunk.type === 'item') chunked = true;
+					},
+				});
+				return { run, ready: () => chunked, settleMs: 0 };
+			},
+			message: /^The run was canceled while its stream was being read; \d+ events? had arrived$/,
+			// The flow ran, and had not finished writing when the connection closed.
+			flowRan: 1,
+			recordStatus: 'running',
+		},
+		{
+			when: "while waiting out BotDojo's Retry-After",
+			// A wait far longer than the test may take: only an aborted wait lets the node end.
+			start: () => {
+				env.emu.injectFault('429;retryAfter=600', { endpoint: 'run', times: 10 });
+				const run = startFlow(env, {
+					parameters: message('flow_echo', 'Hi', { options: { maxRetryWait: 1000 } }),
+				});
+				// Once the 429 was answered and read, the node is waiting for the Retry-After.
+				return {
+					run,
+					ready: () => env.emu.requestsTo('run')[0]?.respondedAt !== undefined,
+					settleMs: 100,
+				};
+			},
+			message: /^The run was canceled before BotDojo answered$/,
+			flowRan: 0,
+			recordStatus: undefined,
+		},
+	])('$when', async (row) => {
+		const { run, ready, settleMs } = row.start();
+		const result = await stopWhen(run, ready, settleMs);
+		expect(result.run.status).toBe('canceled');
+		// The node itself ended (it did not go on in the background).
+		expect(result.error?.message).toMatch(row.message);
+		const requests = env.emu.requestsTo('run');
+		expect(requests).toHaveLength(1);
+		await until(() => requests[0].respondedAt !== undefined);
+		expect(flowRuns(env)).toBe(row.flowRan);
+		expect([...env.emu.records.values()][0]?.status).toBe(row.recordStatus);
+		expect(result.chunks.filter(({ chunk }) => chunk.type === 'item').length).toBeLessThan(10);
+	});
+});

@@ -1,0 +1,78 @@
+/**
+ * README "What happens when…", Stream: each way a streamed run can break after BotDojo accepted
+ * it. The flow ran (once: nothing is retried), and the user is told not to retry blindly.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { useEmulator } from '../helpers/emulator';
+import { flowRuns, MAY_HAVE_RUN, whatUserSees } from '../helpers/faults';
+import { message, runFlow } from '../helpers/runFlow';
+import { until } from '../helpers/until';
+
+const env = useEmulator();
+
+interface Row {
+	fault: string;
+	/** The emulator's fault (armed for 5 requests: a retry would meet it again). */
+	inject: string | { type: string; [option: string]: unknown };
+	options?: INodeParameters;
+	/** What the user reads: the message, then key phrases of the description. */
+	message: string | RegExp;
+	sees?: RegExp[];
+}
+
+const rows: Row[] = [
+	{
+		fault: 'dropped stream',
+		inject: { type: 'drop', afterEvents: 2 },
+		message: 'The connection dropped before the final result line (aborted); 2 events had arrived',
+	},
+	{
+		fault: 'malformed line',
+		inject: 'malformed',
+		message:
+			/^Line 4 of the stream is not valid JSON \(.+\): ".*#!garbage.*"; 3 events had arrived$/,
+		sees: [/not JSON in the middle of the stream/],
+	},
+	{
+		fault: 'missing final line',
+		inject: 'no-final',
+		message: 'The stream ended without the final result line; 6 events had arrived',
+		sees: [/Look the run up among the flow requests of flow "flow_echo"/],
+	},
+	{
+		fault: 'stalled stream',
+		inject: 'stall',
+		options: { idleTimeout: 0.2 },
+		message: 'The stream stalled: nothing arrived for 200 ms; 3 events had arrived',
+		sees: [/Raise the Idle Timeout option/],
+	},
+	{
+		fault: 'oversize line',
+		inject: { type: 'huge-line', bytes: 3 * 1024 * 1024 },
+		options: { maxLineMiB: 1 },
+		message:
+			/^Line 2 of the stream is longer than 1048576 characters \(at least \d+ so far\) and was refused rather than held in memory; 1 event had arrived$/,
+		sees: [/Largest Stream Line/],
+	},
+];
+
+describe('What happens when… the stream of a run breaks', () => {
+	it.each(rows)('$fault', async (row) => {
+		env.emu.injectFault(row.inject as never, { endpoint: 'run', times: 5 });
+		const result = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', { options: row.options ?? {} }),
+		});
+		if (typeof row.message === 'string') expect(result.error?.message).toBe(row.message);
+		else expect(result.error?.message).toMatch(row.message);
+		const seen = whatUserSees(result);
+		for (const phrase of row.sees ?? []) expect(seen).toMatch(phrase);
+		expect(seen).toMatch(MAY_HAVE_RUN);
+		// Sent once, never again; the flow ran once.
+		const requests = env.emu.requestsTo('run');
+		expect(requests).toHaveLength(1);
+		expect(flowRuns(env)).toBe(1);
+		// The node hung up: the emulator saw its answer end (a stalled stream waits for that).
+		await until(() => requests[0].respondedAt !== undefined);
+	});
+});
