@@ -5,8 +5,21 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 export interface InputPlace {
-	node: INode;
+	readonly node: INode;
 	itemIndex: number;
+}
+
+/**
+ * Where an item's input is read. The node is fetched only when an error is built: n8n's
+ * getNode() deep-copies the node, which adds up over thousands of valid items.
+ */
+export function placeOf(ctx: { getNode(): INode }, itemIndex: number): InputPlace {
+	return {
+		get node() {
+			return ctx.getNode();
+		},
+		itemIndex,
+	};
 }
 
 export function invalidInput(
