@@ -8,7 +8,13 @@ const os = require('node:os');
 const path = require('node:path');
 
 const install = require('./lib/install-n8n');
-const { freePort, linkStaticCache, runN8nCli, startN8n } = require('./lib/n8n-process');
+const {
+	freePort,
+	linkStaticCache,
+	removeUserFolder,
+	runN8nCli,
+	startN8n,
+} = require('./lib/n8n-process');
 const {
 	buildAndPack,
 	installPackageInto,
@@ -73,10 +79,25 @@ function stripFileName({ file: _file, ...workflow }) {
 	return workflow;
 }
 
-/** Activates (publishes) a workflow through the REST API, so its webhooks and polls are live. */
+/**
+ * Activates (publishes) a workflow through the REST API, so its webhooks and polls are live.
+ * n8n 2.x publishes with POST …/activate; n8n 1.x has no such route and sets `active` instead.
+ */
 async function activateWorkflow(session, workflowId) {
 	const { data } = await session.request('GET', `/rest/workflows/${workflowId}`);
-	await session.request('POST', `/rest/workflows/${workflowId}/activate`, {
+	const published = await session.request(
+		'POST',
+		`/rest/workflows/${workflowId}/activate`,
+		{ versionId: data.versionId },
+		{ expectOk: false },
+	);
+	if (published.status !== 404) {
+		if (published.status >= 400)
+			throw new Error(`publishing ${workflowId} answered ${published.status}: ${published.text}`);
+		return;
+	}
+	await session.request('PATCH', `/rest/workflows/${workflowId}`, {
+		active: true,
 		versionId: data.versionId,
 	});
 }
@@ -91,6 +112,7 @@ module.exports = {
 	newPassword,
 	freePort,
 	linkStaticCache,
+	removeUserFolder,
 	runN8nCli,
 	startN8n,
 	buildAndPack,

@@ -237,7 +237,9 @@ async function main() {
 		`  Credential "${local.CREDENTIAL_NAME}" → ${target.baseUrl} (account ${target.accountId}, project ${target.projectId})`,
 	);
 	if (real)
-		log('  The demos use the emulator’s IDs (flow_echo, idx_docs): put your own in their nodes.');
+		log(
+			'  The demos use the emulator’s IDs (flow_echo, flow_typing, idx_docs): put your own in their nodes.',
+		);
 	log('  Demo workflows:');
 	for (const workflow of examples) log(`    ${n8n.url}/workflow/${workflow.id}  ${workflow.name}`);
 	if (kept.length) {

@@ -53,6 +53,13 @@ function linkStaticCache(userFolder) {
 	return target;
 }
 
+/** Removes a throw-away user folder and n8n's copy of its editor that `.cache` links to. */
+function removeUserFolder(userFolder) {
+	const cache = path.join(userFolder, '.cache');
+	if (fs.existsSync(cache)) fs.rmSync(fs.realpathSync(cache), { recursive: true, force: true });
+	fs.rmSync(userFolder, { recursive: true, force: true });
+}
+
 /** Environment of every n8n process: offline, quiet, on 127.0.0.1, with the given user folder. */
 function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
 	const env = { ...process.env };
@@ -212,4 +219,4 @@ async function startN8n({
 	return { url, child, stop, exited: exit };
 }
 
-module.exports = { freePort, linkStaticCache, n8nEnv, runN8nCli, startN8n };
+module.exports = { freePort, linkStaticCache, n8nEnv, removeUserFolder, runN8nCli, startN8n };

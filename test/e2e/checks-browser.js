@@ -1,19 +1,17 @@
 'use strict';
 /**
- * Headless Chromium (Debian's, driven by playwright-core; no browser download) signs in, opens
- * each demo workflow and the parameter panel of each of our nodes in it, and checks that they
- * render without errors. Screenshots go to .e2e-screenshots/ (git-ignored).
+ * Headless Chromium (scripts/lib/browser.js) signs in, opens each demo workflow and the
+ * parameter panel of each of our nodes in it, and checks that they render without errors. Screenshots go to .e2e-screenshots/ (git-ignored).
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { describe, before, after, test } = require('node:test');
-const { chromium } = require('playwright-core');
 
 const { registerPickerChecks } = require('./nodePicker');
 const { ROOT, PACKAGE, EXAMPLES_DIR, readExamples } = require('../../scripts/n8n-local');
+const { openBrowser, signIn } = require('../../scripts/lib/browser');
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SHOTS_DIR = path.join(ROOT, '.e2e-screenshots');
 // What n8n shows for a node type it does not have loaded.
 const NOT_INSTALLED =
@@ -71,29 +69,9 @@ module.exports = function registerBrowserChecks(env) {
 		const pageErrors = [];
 
 		before(async () => {
-			assert.ok(
-				fs.existsSync(CHROMIUM),
-				`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`,
-			);
 			fs.rmSync(SHOTS_DIR, { recursive: true, force: true });
 			fs.mkdirSync(SHOTS_DIR, { recursive: true });
-			browser = await chromium.launch({
-				executablePath: CHROMIUM,
-				headless: true,
-				args: [
-					'--no-sandbox',
-					'--disable-gpu',
-					'--disable-quic',
-					'--no-first-run',
-					'--disable-background-networking',
-					'--disable-component-update',
-					'--disable-sync',
-				],
-			});
-			// A fresh context is a fresh, empty profile.
-			const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-			page = await context.newPage();
-			page.setDefaultTimeout(90_000);
+			({ browser, page } = await openBrowser());
 			page.on('pageerror', (error) => pageErrors.push(error.message));
 		});
 
@@ -102,11 +80,7 @@ module.exports = function registerBrowserChecks(env) {
 		});
 
 		test('signs in as the owner', async () => {
-			await page.goto(`${env.n8n.url}/signin`);
-			await page.fill('input[name="emailOrLdapLoginId"]', env.owner.email);
-			await page.fill('input[name="password"]', env.owner.password);
-			await page.click('[data-test-id="form-submit-button"]');
-			await page.waitForURL((url) => !url.pathname.includes('signin'));
+			await signIn(page, env.n8n.url, env.owner);
 			await page.screenshot({ path: path.join(SHOTS_DIR, '00-signed-in.png') });
 			await assertNoErrorShown(page, 'the start page');
 		});
@@ -234,10 +208,16 @@ module.exports = function registerBrowserChecks(env) {
 				await input.waitFor({ state: 'visible' });
 				await input.fill('Hello from the browser');
 				await input.press('Enter');
-				const answer = page
-					.locator('[data-test-id="logs-panel"]')
-					.getByText('Echo #1: Hello from the browser');
-				await answer.first().waitFor({ state: 'visible', timeout: 60_000 });
+				// flow_typing's answer grows word by word; its last words mean the whole answer is shown.
+				const chatPanel = page.locator('[data-test-id="logs-panel"]');
+				await chatPanel
+					.getByText('You said: Hello from the browser.')
+					.first()
+					.waitFor({ state: 'visible', timeout: 60_000 });
+				await chatPanel
+					.getByText('nothing is lost if a word was missed on the way.')
+					.first()
+					.waitFor({ state: 'visible', timeout: 60_000 });
 				await page.waitForTimeout(500);
 				await page.screenshot({ path: path.join(SHOTS_DIR, '3-chat--editor-chat.png') });
 				await assertNoErrorShown(page, "the editor's chat");

@@ -144,14 +144,19 @@ module.exports = function registerDemoChecks(env) {
 	);
 
 	test(
-		'demo 3 (chat): tokens stream to the chat, and the conversation keeps its session',
-		EXECUTE_TIMEOUT,
+		'demo 3 (chat): the answer streams word by word to the chat, and the conversation keeps its session',
+		{ ...EXECUTE_TIMEOUT, skip: !env.liveStreaming && 'n8n before 1.104 has no streaming chat' },
 		async () => {
+			env.assertPublished('bdDemoChat');
 			const chat = env.examples.find((w) => w.id === 'bdDemoChat');
 			const webhookId = chat.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
+			const flowId = chat.nodes.find((n) => n.name === 'BotDojo Run Flow').parameters.flowId;
+			assert.equal(flowId, 'flow_typing', 'the chat demo uses the human-pace flow');
 			const url = `${env.n8n.url}/webhook/${webhookId}/chat`;
 			const sessionId = `e2e-chat-${Date.now()}`;
+			/** One chat message: what the chat window shows, chunk by chunk, and the flow's run. */
 			const say = async (chatInput) => {
+				const mark = env.emu.requests.length;
 				const { lines, status } = await postAndReadLines(url, {
 					action: 'sendMessage',
 					sessionId,
@@ -164,24 +169,40 @@ module.exports = function registerDemoChecks(env) {
 					['begin', 'end'],
 					JSON.stringify(lines.map((l) => l.json ?? l.text)),
 				);
-				return ours.filter((l) => l.json.type === 'item').map((l) => l.json.content);
+				const items = ours.filter((l) => l.json.type === 'item');
+				const [run] = env.requestsSince(mark, 'run');
+				assert.ok(run?.respondedAt, 'the emulator logged the end of the flow stream');
+				return { items, text: items.map((l) => l.json.content).join(''), run };
+			};
+			/** BotDojo's record of the run of one message. */
+			const recordOf = (chatInput) => {
+				const record = [...env.emu.records.values()].find((r) => r.body?.text_input === chatInput);
+				assert.ok(record, `BotDojo holds the run of "${chatInput}"`);
+				return record;
 			};
 
-			const mark = env.emu.requests.length;
 			const first = await say('Hello there');
-			assert.equal(first.join(''), 'Echo #1: Hello there');
-			assert.ok(first.length > 1, `the answer came in ${first.length} chunk(s)`);
-			const second = await say('And again');
-			// Same BotDojo session: the flow counts the second run of that session.
-			assert.equal(second.join(''), 'Echo #2: And again');
-
-			const runs = env.requestsSince(mark, 'run');
-			assert.equal(runs.length, 2);
-			assert.equal(runs[0].body.options.stream, 'http');
-			const firstRecord = [...env.emu.records.values()].find(
-				(r) => r.body?.text_input === 'Hello there',
+			const firstRecord = recordOf('Hello there');
+			assert.ok(first.text.startsWith('You said: Hello there. This answer arrives word by word'));
+			// Every word arrived: the chunks join to BotDojo's whole answer.
+			assert.equal(first.text, firstRecord.response.text_output);
+			// Chunks arrive over time: many reach the chat before BotDojo has sent its final line.
+			const beforeFinal = first.items.filter((l) => l.at < first.run.respondedAt).length;
+			assert.ok(
+				beforeFinal > 1,
+				`${beforeFinal} of ${first.items.length} chunks reached the chat before the flow's final line`,
 			);
-			assert.equal(runs[1].body.options.flow_session_id, firstRecord.flow_session_id);
+			assert.ok(first.items.length > 20, `the answer came in ${first.items.length} chunk(s)`);
+
+			const second = await say('And again');
+			assert.equal(second.text, recordOf('And again').response.text_output);
+			assert.ok(second.text.startsWith('You said: And again. '), second.text.slice(0, 60));
+			// Same BotDojo session: the second message continues the first one's session.
+			assert.equal(second.run.body.options.stream, 'http');
+			assert.equal(second.run.body.options.flow_session_id, firstRecord.flow_session_id);
+			env.log(
+				`chat demo: ${beforeFinal}/${first.items.length} chunks before the flow's final line`,
+			);
 		},
 	);
 };

@@ -2,6 +2,8 @@
 /**
  * Webhook (v2.1, response mode "streaming") → BotDojo Run Flow on the emulator's flow_slow
  * (10 tokens, 100 ms apart): the caller gets the tokens while the flow is still answering.
+ * And without live streaming (a chat that answers with its last node, which is all n8n before
+ * 1.104 can do): Run Flow still reads BotDojo's stream and answers whole.
  */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
@@ -13,8 +15,12 @@ const ANSWER = 'one two three four five six seven eight nine ten';
 module.exports = function registerStreamingChecks(env) {
 	test(
 		'a streaming webhook gets the flow tokens incrementally, in order, complete',
-		{ timeout: 120_000 },
+		{
+			timeout: 120_000,
+			skip: !env.liveStreaming && 'n8n before 1.104 has no streaming responses',
+		},
 		async () => {
+			env.assertPublished('bdE2eStreamWebhook');
 			const mark = env.emu.requests.length;
 			const started = Date.now();
 			const { status, lines, endedAt } = await postAndReadLines(
@@ -50,6 +56,36 @@ module.exports = function registerStreamingChecks(env) {
 				`streaming: first chunk +${firstAt - started} ms, flow stream end +${run.respondedAt - started} ms, ` +
 					`response end +${endedAt - started} ms, ${beforeEnd}/10 chunks before the flow ended`,
 			);
+		},
+	);
+
+	test(
+		'without live streaming (a chat answering with its last node) Run Flow reads the stream and answers whole',
+		{ timeout: 120_000 },
+		async () => {
+			env.assertPublished('bdE2eChatLastNode');
+			const chat = env.workflows.find((w) => w.id === 'bdE2eChatLastNode');
+			const webhookId = chat.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
+			const mark = env.emu.requests.length;
+			const response = await fetch(`${env.n8n.url}/webhook/${webhookId}/chat`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					action: 'sendMessage',
+					sessionId: `e2e-last-node-${Date.now()}`,
+					chatInput: 'Count to ten',
+				}),
+				signal: AbortSignal.timeout(60_000),
+			});
+			const text = await response.text();
+			assert.equal(response.status, 200, text);
+			// The chat gets the node's item: the whole answer at once, not a stream of chunks.
+			const answer = JSON.parse(text);
+			assert.equal(answer.text, ANSWER, text);
+			assert.equal(answer.status, 'complete');
+			const runs = env.requestsSince(mark, 'run');
+			assert.equal(runs.length, 1, 'the flow ran once');
+			assert.equal(runs[0].body.options.stream, 'http', 'the node read BotDojo as a stream');
 		},
 	);
 };

@@ -2,7 +2,8 @@
 /**
  * Preloaded into the e2e n8n (NODE_OPTIONS=--require). n8n sets a default HTTP timeout of
  * 300 000 ms for node requests (`axios.defaults.timeout = 300000` in @n8n/backend-network's
- * configureGlobalAxiosDefaults, which n8n-core runs on load; no environment variable changes it).
+ * configureGlobalAxiosDefaults, which n8n-core runs on load; in n8n 1.x in n8n-core itself; no
+ * environment variable changes it).
  * To prove in seconds that Run Flow is not cut by that default, this replaces the value n8n sets
  * with E2E_N8N_HTTP_DEFAULT_MS. Every other axios default stays n8n's own.
  */
@@ -13,11 +14,20 @@ const scaledMs = Number(process.env.E2E_N8N_HTTP_DEFAULT_MS);
 const N8N_DEFAULT_MS = 300_000;
 
 try {
-	// The axios that n8n's request helpers use is the one @n8n/backend-network resolves.
-	// Resolved from n8n's own bin, as n8n resolves it (not from this repository's node_modules).
+	// The axios that n8n's request helpers use: the one @n8n/backend-network resolves (n8n 2.x),
+	// or n8n-core's own (n8n 1.x sets the default in n8n-core's axios-config). Resolved from n8n's
+	// own bin, as n8n resolves it (not from this repository's node_modules).
 	const n8nBin = path.dirname(fs.realpathSync(process.argv[1]));
-	const network = path.dirname(require.resolve('@n8n/backend-network', { paths: [n8nBin] }));
-	const axios = require(require.resolve('axios', { paths: [network] }));
+	const setter = ['@n8n/backend-network', 'n8n-core']
+		.map((name) => {
+			try {
+				return path.dirname(require.resolve(name, { paths: [n8nBin] }));
+			} catch {
+				return undefined;
+			}
+		})
+		.find(Boolean);
+	const axios = require(require.resolve('axios', { paths: [setter] }));
 	let timeout = axios.defaults.timeout;
 	Object.defineProperty(axios.defaults, 'timeout', {
 		configurable: true,

@@ -113,7 +113,8 @@ export const operation: Operation<Prepared> = {
 		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 		return { flowId, sessionId, asOneConversation, simplify };
 	},
-	async execute(this: IExecuteFunctions, { flowId, sessionId, asOneConversation, simplify }, itemIndex) {
+	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
+		const { flowId, sessionId, asOneConversation, simplify } = prepared;
 		const records = (await positionalResults.call(
 			this,
 			['flow_requests', 'loadByFlowSession'],

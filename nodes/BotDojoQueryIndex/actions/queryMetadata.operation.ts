@@ -48,11 +48,9 @@ export const operation: Operation<Prepared> = {
 		return { indexId, query };
 	},
 	async execute(this: IExecuteFunctions, { indexId, query }: Prepared, itemIndex: number) {
-		return (await positionalResults.call(
-			this,
-			['indexes', 'queryMetadata'],
-			[indexId, query],
-			{ subject: { indexId }, itemIndex },
-		)) as IDataObject[];
+		return (await positionalResults.call(this, ['indexes', 'queryMetadata'], [indexId, query], {
+			subject: { indexId },
+			itemIndex,
+		})) as IDataObject[];
 	},
 };

@@ -59,12 +59,11 @@ export async function loadByLogicalPath(
 	logicalPath: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return (await positionalResults.call(
-		this,
-		['documents', 'loadByLogicalPath'],
-		[logicalPath],
-		{ itemIndex, subject: { logicalPath }, abortSignal: this.getExecutionCancelSignal() },
-	)) as IDataObject;
+	return (await positionalResults.call(this, ['documents', 'loadByLogicalPath'], [logicalPath], {
+		itemIndex,
+		subject: { logicalPath },
+		abortSignal: this.getExecutionCancelSignal(),
+	})) as IDataObject;
 }
 
 export const operation: Operation<LookupRequest> = {

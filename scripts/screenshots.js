@@ -1,0 +1,163 @@
+'use strict';
+/**
+ * `node scripts/screenshots.js [--tarball <packed .tgz>] [--prefix before-] [--only picker|export]`
+ * takes the screenshots in docs/screenshots/: the default n8n (the cached install) with this
+ * checkout's package, or with a packed one (e.g. built at an older commit), in a throw-away user
+ * folder, against the emulator, in headless Chromium:
+ *   <prefix>picker-trigger-botdojo.png  "What triggers this workflow?" searched for "BotDojo"
+ *   <prefix>picker-next-botdojo.png     "What happens next?" searched for "BotDojo"
+ *   <prefix>export-item-{table,json}.png  one Export Requests item in the output panel
+ * Ports are free ones on 127.0.0.1; n8n and the emulator are stopped at the end.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const local = require('./n8n-local');
+const { openBrowser, signIn } = require('./lib/browser');
+const { startEmulator } = require('../emulator');
+const { searchPicker, oursAmong } = require('../test/e2e/nodePicker');
+
+const OUT_DIR = path.join(local.ROOT, 'docs', 'screenshots');
+const EXPORT_NODE = 'BotDojo Export Requests';
+
+/** Manual Trigger → Export Requests of flow_echo, one record. */
+function exportWorkflow(exportParameters) {
+	return {
+		id: 'bdShotExport',
+		name: 'Export one request',
+		nodes: [
+			{
+				parameters: {},
+				id: '0b8c6a4e-3f57-4d55-9a39-5c1f4a7d2e01',
+				name: 'When clicking ‘Execute workflow’',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+			},
+			{
+				parameters: { operation: 'export', flowId: 'flow_echo', limit: 1, ...exportParameters },
+				id: '0b8c6a4e-3f57-4d55-9a39-5c1f4a7d2e02',
+				name: EXPORT_NODE,
+				type: 'n8n-nodes-botdojo.botDojoExportRequests',
+				typeVersion: 1,
+				position: [260, 0],
+				credentials: { botDojoApi: { id: local.CREDENTIAL_ID, name: local.CREDENTIAL_NAME } },
+			},
+		],
+		connections: {
+			'When clicking ‘Execute workflow’': {
+				main: [[{ node: EXPORT_NODE, type: 'main', index: 0 }]],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+async function shootPickers(page, n8nUrl, workflowId, prefix) {
+	await page.goto(`${n8nUrl}/workflow/new`);
+	await page.waitForSelector('[data-test-id="canvas-wrapper"]');
+	await page.click('[data-test-id="canvas-add-button"]');
+	console.log(`trigger picker lists: ${oursAmong(await searchPicker(page, 'BotDojo')).join(', ')}`);
+	await page.screenshot({ path: path.join(OUT_DIR, `${prefix}picker-trigger-botdojo.png`) });
+	await page.keyboard.press('Escape');
+
+	await page.goto(`${n8nUrl}/workflow/${workflowId}`);
+	await page.waitForSelector('[data-test-id="canvas-node"]');
+	await page.click('[data-test-id="node-creator-plus-button"]');
+	console.log(
+		`"What happens next?" lists: ${oursAmong(await searchPicker(page, 'BotDojo')).join(', ')}`,
+	);
+	await page.screenshot({ path: path.join(OUT_DIR, `${prefix}picker-next-botdojo.png`) });
+	await page.keyboard.press('Escape');
+}
+
+async function shootExportItem(page, n8nUrl, workflowId, prefix) {
+	await page.goto(`${n8nUrl}/workflow/${workflowId}`);
+	await page.waitForSelector('[data-test-id="canvas-node"]');
+	await page.click('[data-test-id="execute-workflow-button"]');
+	const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${EXPORT_NODE}"]`);
+	await node.locator('[data-test-id="canvas-node-status-success"]').waitFor();
+	await node.dblclick();
+	await page.locator('[data-test-id="ndv"]').waitFor({ state: 'visible' });
+	const output = page.locator('[data-test-id="output-panel"]');
+	await output.waitFor({ state: 'visible' });
+	const modes = output.locator('[data-test-id="ndv-run-data-display-mode"]');
+	for (const mode of ['Table', 'JSON']) {
+		await modes.getByText(mode, { exact: true }).click();
+		await page.waitForTimeout(800);
+		await page.screenshot({
+			path: path.join(OUT_DIR, `${prefix}export-item-${mode.toLowerCase()}.png`),
+		});
+	}
+}
+
+async function main() {
+	const { values } = parseArgs({
+		options: {
+			tarball: { type: 'string' },
+			prefix: { type: 'string', default: '' },
+			only: { type: 'string' },
+			'export-parameters': { type: 'string', default: '{}' },
+		},
+	});
+	fs.mkdirSync(OUT_DIR, { recursive: true });
+	const stops = [];
+	try {
+		const emu = await startEmulator({ port: 0, seedDemo: true });
+		stops.push(() => emu.close());
+		await local.ensureN8nInstalled();
+		const packed = values.tarball
+			? { tarball: path.resolve(values.tarball), cleanup: () => undefined }
+			: local.buildAndPack();
+		const userFolder = fs.mkdtempSync(path.join(local.LOCAL_DIR, 'shots-'));
+		stops.push(() => local.removeUserFolder(userFolder));
+		local.installPackageInto(userFolder, packed);
+		packed.cleanup();
+
+		const ports = { port: await local.freePort(), brokerPort: await local.freePort() };
+		const workflow = exportWorkflow(JSON.parse(values['export-parameters']));
+		await local.importIntoN8n({
+			userFolder,
+			ports,
+			credentials: [
+				local.botDojoCredential({
+					baseUrl: emu.baseUrl,
+					accountId: emu.accountId,
+					projectId: emu.projectId,
+					apiKey: emu.keys.project,
+				}),
+			],
+			workflows: [workflow],
+		});
+		const n8n = await local.startN8n({
+			userFolder,
+			...ports,
+			logFile: path.join(userFolder, 'n8n.log'),
+			onSpawn: (stop) => stops.push(stop),
+		});
+		console.log(`n8n ${local.N8N_VERSION} on ${n8n.url}`);
+		const owner = { email: 'shots@example.com', firstName: 'Screen', lastName: 'Shots' };
+		owner.password = local.newPassword();
+		await new local.N8nSession(n8n.url).setupOwnerOrLogin(owner);
+
+		const { browser, page } = await openBrowser({ width: 1440, height: 1100 });
+		stops.push(() => browser.close());
+		await signIn(page, n8n.url, owner);
+		if (values.only !== 'export') await shootPickers(page, n8n.url, workflow.id, values.prefix);
+		if (values.only !== 'picker')
+			await shootExportItem(page, n8n.url, workflow.id, values.prefix).catch(async (error) => {
+				await page.screenshot({ path: path.join(local.LOCAL_DIR, 'screenshots-failed.png') });
+				throw error;
+			});
+		console.log(`screenshots in ${path.relative(local.ROOT, OUT_DIR)}/`);
+	} finally {
+		for (const stop of stops.reverse()) await stop();
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
