@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs in jest, never in n8n; reads loosely typed JSON */
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: reads loosely typed JSON */
 /** The BotDojo emulator itself: sessions, export, documents and indexes. */
 import { createHash, randomBytes } from 'node:crypto';
 
