@@ -5,6 +5,8 @@
  * emulator. Peak memory is only honest in a fresh process (an allocator keeps freed pages and
  * hands them out again), so each scenario runs in its own jest child, measured from the moment
  * the node (or fetch) starts; the emulator runs in a child too, so its copies are not counted.
+ * At least 5 rounds, the scenarios' order rotated each round; the report (bench/lib) pairs each
+ * node mode with the same round's raw upload.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,10 +23,12 @@ import {
 	setBinaryMode,
 	type BotDojoCredentialData,
 } from '../test/helpers/engine';
+import { machine, report, type Pair, type Sample } from './lib';
 
 const FILE_BYTES = 50 * 2 ** 20;
 const MB = 2 ** 20;
 const SCENARIOS = ['memory', 'filesystem', 'raw'] as const;
+const ROUNDS = Math.max(5, Number(process.env.ROUNDS ?? 5));
 type Scenario = (typeof SCENARIOS)[number];
 const LABELS: Record<Scenario, string> = {
 	memory: 'node, in-memory binary',
@@ -41,6 +45,8 @@ const child = {
 
 interface Figures {
 	ms: number;
+	/** Process CPU (user + system) of the measuring child during the upload. */
+	cpuMs: number;
 	/** Peak RSS above the RSS at the start (after a GC). */
 	rssGrowth: number;
 	/** Peak of Buffers, Blobs and external strings (`external`) above the start. */
@@ -59,6 +65,7 @@ class MemoryProbe {
 	private maxRssAtStart = 0;
 	private timer?: NodeJS.Timeout;
 	private started = 0;
+	private cpuAtStart = process.cpuUsage();
 	figures?: Figures;
 
 	async start() {
@@ -69,11 +76,13 @@ class MemoryProbe {
 		this.baselineExternal = this.peakExternal = external;
 		this.maxRssAtStart = process.resourceUsage().maxRSS * 1024;
 		this.timer = setInterval(() => this.sample(), 1);
+		this.cpuAtStart = process.cpuUsage();
 		this.started = performance.now();
 	}
 
 	stop() {
 		const ms = performance.now() - this.started;
+		const cpu = process.cpuUsage(this.cpuAtStart);
 		this.sample();
 		clearInterval(this.timer);
 		// The kernel's high-water mark catches a spike between samples, when it is this window's.
@@ -81,6 +90,7 @@ class MemoryProbe {
 		if (maxRss > this.maxRssAtStart) this.peakRss = Math.max(this.peakRss, maxRss);
 		this.figures = {
 			ms,
+			cpuMs: (cpu.user + cpu.system) / 1000,
 			rssGrowth: this.peakRss - this.baselineRss,
 			externalGrowth: this.peakExternal - this.baselineExternal,
 			heapGrowth: this.peakHeap - this.baselineHeap,
@@ -238,19 +248,18 @@ function runChild(scenario: Scenario, credentials: object, resultFile: string): 
 	return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Figures;
 }
 
-function printTable(rows: Array<[Scenario, Figures]>) {
-	const mb = (bytes: number) => (bytes / MB).toFixed(1).padStart(7);
-	const ratio = (bytes: number) => `${(bytes / FILE_BYTES).toFixed(2)}×`.padStart(8);
-	const lines = [
-		`Upload of a ${FILE_BYTES / MB} MB file, each scenario in a fresh process; growth above the start (after GC)`,
-		'scenario                 | time ms | MB/s | peak RSS MB | RSS/file | external MB | ext/file | heap MB',
-		...rows.map(
-			([scenario, f]) =>
-				`${LABELS[scenario].padEnd(24)} | ${f.ms.toFixed(0).padStart(7)} | ${(FILE_BYTES / MB / (f.ms / 1000)).toFixed(0).padStart(4)} | ${mb(f.rssGrowth).padStart(11)} | ${ratio(f.rssGrowth)} | ${mb(f.externalGrowth).padStart(11)} | ${ratio(f.externalGrowth)} | ${mb(f.heapGrowth)}`,
-		),
-		"Target: the node's peak memory ≤ 3× the file size. external = Buffers, Blobs, big strings.",
-	];
-	console.log(lines.join('\n'));
+function asSample(figures: Figures): Sample {
+	return {
+		wallMs: figures.ms,
+		cpuMs: figures.cpuMs,
+		heapMb: figures.heapGrowth / MB,
+		at: {},
+		counts: {},
+		memory: {
+			'peak RSS growth': figures.rssGrowth / MB,
+			'peak external growth': figures.externalGrowth / MB,
+		},
+	};
 }
 
 if (child.scenario) {
@@ -263,14 +272,42 @@ if (child.scenario) {
 		const emulator = await startEmulatorProcess();
 		const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-bench-'));
 		try {
-			const rows = SCENARIOS.map(
-				(scenario) =>
-					[
-						scenario,
-						runChild(scenario, emulator.credentials, path.join(folder, `${scenario}.json`)),
-					] as [Scenario, Figures],
+			// Each round runs the three scenarios in a rotated order; both node modes are paired
+			// with the round's raw upload.
+			const pairs: Record<'memory' | 'filesystem', Pair[]> = { memory: [], filesystem: [] };
+			for (let round = 0; round < ROUNDS; round++) {
+				const samples = {} as Record<Scenario, Sample>;
+				for (let i = 0; i < SCENARIOS.length; i++) {
+					const scenario = SCENARIOS[(round + i) % SCENARIOS.length];
+					const resultFile = path.join(folder, `${scenario}-${round}.json`);
+					samples[scenario] = asSample(runChild(scenario, emulator.credentials, resultFile));
+				}
+				for (const mode of ['memory', 'filesystem'] as const) {
+					pairs[mode].push({ candidate: samples[mode], baseline: samples.raw });
+				}
+			}
+			const rssPerFile = (s: Sample) => (s.memory?.['peak RSS growth'] ?? NaN) / (FILE_BYTES / MB);
+			const figures: Array<[string, (s: Sample) => number, number]> = [
+				['peak RSS growth ÷ file size', rssPerFile, 2],
+				['MB/s', (s) => FILE_BYTES / MB / (s.wallMs / 1000), 0],
+			];
+			console.log(
+				[
+					machine(),
+					`Upload of a ${FILE_BYTES / MB} MB file; each run in a fresh process, growth above its start (after gc). ` +
+						"Both binary modes measured the same way: n8n-core's BinaryDataService in its default (in-memory) mode and in filesystem-v2 mode over a temporary folder (test/helpers/engine.ts setBinaryMode).",
+					report('Node, in-memory binary vs raw fetch + FormData', pairs.memory, {
+						names: { candidate: LABELS.memory, baseline: LABELS.raw },
+						figures,
+					}),
+					'',
+					report('Node, filesystem binary vs raw fetch + FormData', pairs.filesystem, {
+						names: { candidate: LABELS.filesystem, baseline: LABELS.raw },
+						figures,
+					}),
+					"Target: the node's peak memory ≤ 3× the file size. external = Buffers, Blobs, big strings.",
+				].join('\n'),
 			);
-			printTable(rows);
 		} finally {
 			emulator.process.kill();
 			fs.rmSync(folder, { recursive: true, force: true });

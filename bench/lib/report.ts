@@ -50,6 +50,9 @@ export function report(title: string, pairs: Pair[], options: ReportOptions = {}
 			(s) => s.at[label] ?? NaN,
 			1,
 		]),
+		...[...new Set(pairs.flatMap((p) => Object.keys(p.candidate.memory ?? {})))].map(
+			(name): [string, Figure, number] => [`${name} MB`, (s) => s.memory?.[name] ?? NaN, 1],
+		),
 		...(options.figures ?? []),
 	];
 	const lines = [

@@ -27,6 +27,8 @@ export interface Sample {
 	at: Record<string, number>;
 	/** Figures the run returns itself (records, requests, bytes ...), checked equal across runs. */
 	counts: Record<string, number>;
+	/** Memory figures measured elsewhere (e.g. RSS in a fresh child process), MB, by name. */
+	memory?: Record<string, number>;
 }
 
 export type Run = (probe: Probe) => Promise<Record<string, number> | void>;

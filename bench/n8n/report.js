@@ -26,6 +26,7 @@ const FIGURES = {
 	heapMB: { title: 'n8n heap+external peak growth MB', digits: 0 },
 	rssMB: { title: 'n8n+runner RSS peak growth MB', digits: 0 },
 	firstItemMs: { title: 'first chunk ms', digits: 0 },
+	cpuPerItemMs: { title: 'Run Flow CPU ms per item (minus items only)', digits: 2 },
 };
 
 /**

@@ -8,7 +8,7 @@
  * Environment: BENCH_ROUNDS (5), BENCH_SMALL_TOKENS (50000), BENCH_LARGE_TOKENS (1000000; 0 skips),
  * BENCH_LARGE_ROUNDS (BENCH_ROUNDS), BENCH_EXPORT_RECORDS (20000), BENCH_LARGE_MAX_LINE_MIB (64:
  * Run Flow's Max Line Size at 1M tokens; 0 keeps the default), BENCH_ONLY (tokens,large,stream,
- * export: comma-separated phases).
+ * export, items: comma-separated phases), BENCH_ITEMS (200).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,7 +28,8 @@ const LARGE = env('BENCH_LARGE_TOKENS', 1_000_000);
 const LARGE_ROUNDS = env('BENCH_LARGE_ROUNDS', ROUNDS);
 const RECORDS = env('BENCH_EXPORT_RECORDS', 20_000);
 const MAX_LINE_MIB = env('BENCH_LARGE_MAX_LINE_MIB', 64);
-const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export').split(',');
+const ITEMS = env('BENCH_ITEMS', 200);
+const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items').split(',');
 const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
 
 const log = (message) => console.error(`[bench:n8n] ${message}`);
@@ -50,6 +51,7 @@ async function setup() {
 		smallTokens: SMALL,
 		largeTokens: LARGE,
 		largeRunFlowOptions: MAX_LINE_MIB ? { maxLineMiB: MAX_LINE_MIB } : {},
+		items: ITEMS,
 	});
 	await local.importIntoN8n({
 		userFolder: state.userFolder,
@@ -212,18 +214,46 @@ async function exportPhase(ctx) {
 	});
 }
 
+/**
+ * Many items (issue 10 §3): Run Flow over ITEMS items of a 50 ms flow, 10 at once and one at a
+ * time, and the workflow without Run Flow, whose CPU is taken off to give Run Flow's per item.
+ */
+async function itemsPhase(ctx) {
+	const complete = (result) => {
+		if (result.json?.status !== 'complete') throw new Error(`run not complete: ${result.raw}`);
+	};
+	const results = await alternate('items', ROUNDS, {
+		'items only (Set + Split Out)': () => measure(ctx, 'items-only', {}),
+		'Run Flow, one at a time': () => measure(ctx, 'items-c1', {}, complete),
+		'Run Flow, concurrency 10': () => measure(ctx, 'items-c10', {}, complete),
+	});
+	const only = results['items only (Set + Split Out)'];
+	for (const name of ['Run Flow, one at a time', 'Run Flow, concurrency 10']) {
+		results[name].forEach((row, i) => {
+			row.cpuPerItemMs = (row.cpuMs - (only[i].cpuMs ?? 0)) / ITEMS;
+		});
+	}
+	return table(`Run Flow over ${ITEMS} items of a 50 ms flow`, results, {
+		baseline: 'Run Flow, one at a time',
+		figures: ['ms', 'cpuMs', 'cpuPerItemMs'],
+	});
+}
+
 async function main() {
 	const started = Date.now();
 	process.once('SIGINT', () => void teardown().finally(() => process.exit(130)));
 	const ctx = await setup();
 	log('warm-up: each small workflow once');
-	for (const key of ['http-small', 'runflow-small', 'stream-forward', 'stream-noforward'])
+	const warmUps = ['http-small', 'runflow-small', 'stream-forward', 'stream-noforward'];
+	if (ONLY.includes('items')) warmUps.push('items-only', 'items-c10');
+	for (const key of warmUps)
 		await measure(ctx, key, key.startsWith('stream') ? { stream: true, nodeName: 'BotDojo Run Flow' } : {});
 	const tables = [];
 	if (ONLY.includes('tokens')) tables.push(await tokenPhase(ctx, 'small', SMALL, ROUNDS));
 	if (ONLY.includes('large') && LARGE) tables.push(await tokenPhase(ctx, 'large', LARGE, LARGE_ROUNDS));
 	if (ONLY.includes('stream')) tables.push(await streamPhase(ctx));
 	if (ONLY.includes('export')) tables.push(await exportPhase(ctx));
+	if (ONLY.includes('items')) tables.push(await itemsPhase(ctx));
 	const cpus = require('node:os').cpus();
 	console.log(
 		[

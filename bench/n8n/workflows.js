@@ -83,7 +83,7 @@ function httpRequestNode(target, endpoint, body, options = {}) {
 }
 
 /** Every workflow, by key; `path` is its webhook path. `runFlowOptions` sets Run Flow's options. */
-function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions }) {
+function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions, items = 200 }) {
 	const list = {};
 	const add = (key, nodes) => {
 		const path = `bench-${key}`;
@@ -131,6 +131,27 @@ function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions 
 		}),
 		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'results', options: {} }),
 	]);
+	// Many items (issue 10 §3): ITEMS questions made by a Set node and split into items, then
+	// Run Flow on a 50 ms flow one at a time and 10 at once; the items alone for reference.
+	const questions = () => [
+		node('Questions', 'n8n-nodes-base.set', 3.4, {
+			mode: 'raw',
+			jsonOutput: JSON.stringify({ q: Array.from({ length: items }, (_, i) => `q${i}`) }),
+			options: {},
+		}),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'q', options: {} }),
+	];
+	const runEach = (concurrency) =>
+		node(
+			'BotDojo Run Flow',
+			'n8n-nodes-botdojo.botDojoRunFlow',
+			1,
+			{ flowId: 'flow_delay50', message: '={{ $json.q }}', options: { concurrency } },
+			{ credentials: CREDENTIAL },
+		);
+	add('items-only', questions());
+	add('items-c1', [...questions(), runEach(1)]);
+	add('items-c10', [...questions(), runEach(10)]);
 	return list;
 }
 

@@ -22,6 +22,9 @@ const TAGS = [
 	'onFlowRequestEnd',
 ];
 
+/** The stream types of BotDojo's chat SDK (the spec names none and http). */
+const STREAM_TYPES = ['none', 'http', 'job', 'realtime'];
+
 /**
  * Validate the run request body; returns { body, options, stream, events }.
  * @param {any} payload
@@ -47,8 +50,10 @@ function validateRun(payload) {
 		throw badRequest('"options.version" must be a string');
 	}
 	const stream = options.stream === undefined || options.stream === null ? 'none' : options.stream;
-	if (stream !== 'none' && stream !== 'http')
-		throw badRequest('"options.stream" must be "none" or "http"');
+	// BotDojo's chat SDK knows job and realtime too; here they answer as none does (the record,
+	// which says the stream type that was asked for).
+	if (!STREAM_TYPES.includes(stream))
+		throw badRequest(`"options.stream" must be one of ${STREAM_TYPES.join(', ')}`);
 
 	/** @type {Set<string> | null} */
 	let events = null;

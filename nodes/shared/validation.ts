@@ -5,12 +5,21 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 export interface InputPlace {
-	node: INode;
+	readonly node: INode;
 	itemIndex: number;
 }
 
-function itemLabel(itemIndex: number): string {
-	return `item ${itemIndex + 1} (index ${itemIndex})`;
+/**
+ * Where an item's input is read. The node is fetched only when an error is built: n8n's
+ * getNode() deep-copies the node, which adds up over thousands of valid items.
+ */
+export function placeOf(ctx: { getNode(): INode }, itemIndex: number): InputPlace {
+	return {
+		get node() {
+			return ctx.getNode();
+		},
+		itemIndex,
+	};
 }
 
 export function invalidInput(
@@ -19,14 +28,11 @@ export function invalidInput(
 	problem: string,
 	valid: string,
 ): NodeOperationError {
-	return new NodeOperationError(
-		place.node,
-		`${parameter}: ${problem} in ${itemLabel(place.itemIndex)}`,
-		{
-			itemIndex: place.itemIndex,
-			description: valid,
-		},
-	);
+	// The item is given as itemIndex only: n8n's editor adds it to the message as "[item N]".
+	return new NodeOperationError(place.node, `${parameter}: ${problem}`, {
+		itemIndex: place.itemIndex,
+		description: valid,
+	});
 }
 
 /** A non-empty string, trimmed. */

@@ -86,7 +86,7 @@ describe('BotDojo Create Session', () => {
 	});
 
 	it.each([
-		[{ flowId: '  ', dataMode: 'none' }, 'Flow ID: is empty in item 1 (index 0)'],
+		[{ flowId: '  ', dataMode: 'none' }, 'Flow ID: is empty'],
 		[
 			{ flowId: 'flow_echo', dataMode: 'json', sessionDataJson: '{"a": ' },
 			/^Session Data \(JSON\): is not valid JSON/,
@@ -97,11 +97,11 @@ describe('BotDojo Create Session', () => {
 		],
 		[
 			{ flowId: 'flow_echo', dataMode: 'json', sessionDataJson: '{"customer": {"name": "Ada"}}' },
-			'Session Data (JSON) › "customer": must be an object with a "variables" object in item 1 (index 0)',
+			'Session Data (JSON) › "customer": must be an object with a "variables" object',
 		],
 		[
 			{ flowId: 'flow_echo', dataMode: 'fields', stores: { store: [{ name: '', variables: {} }] } },
-			/Store Name: is empty in item 1/,
+			/Store Name: is empty/,
 		],
 		[
 			{
@@ -131,7 +131,7 @@ describe('BotDojo Create Session', () => {
 			credentials: env.credentials,
 		});
 		expect(error?.message).toMatch(/could not find.*flow_missing/);
-		expect(error?.description).toContain('flow "flow_missing"');
+		expect(error?.description).toBe('Check the Flow ID in the node ("flow_missing").');
 	});
 
 	it('keeps the other items with Continue On Fail', async () => {
@@ -151,7 +151,7 @@ describe('BotDojo Create Session', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.flow_id ?? item.json.error)).toEqual([
 			'flow_echo',
-			'Flow ID: is empty in item 2 (index 1)',
+			'Flow ID: is empty',
 			expect.stringMatching(/could not find/),
 			'flow_tools',
 		]);

@@ -49,19 +49,19 @@ describe('Create Session: Flow ID', () => {
 
 	// Fixed values and values from expressions are checked alike; expressions here.
 	it.each([
-		['a blank plain string', '={{ $json.flow }}', '  ', /^Flow ID: is empty in item 1/],
-		['a blank By ID', rl('id'), '  ', /^Flow ID: is empty in item 1/],
+		['a blank plain string', '={{ $json.flow }}', '  ', /^Flow ID: is empty/],
+		['a blank By ID', rl('id'), '  ', /^Flow ID: is empty/],
 		[
 			'an address in By ID',
 			rl('id'),
 			'https://app.botdojo.com/x/flows/flow_echo',
-			/^Flow ID: "https:.*" is not a flow ID \(it has spaces or slashes\) in item 1/,
+			/^Flow ID: "https:.*" is not a flow ID \(it has spaces or slashes\)/,
 		],
 		[
 			'a From URL that is no flow address',
 			rl('url'),
 			'https://app.botdojo.com/x/projects/proj_demo',
-			/^Flow ID \(From URL\): "https:.*proj_demo" is not the address of a flow in item 1/,
+			/^Flow ID \(From URL\): "https:.*proj_demo" is not the address of a flow/,
 		],
 	])(
 		'refuses %s before any request, naming the parameter',

@@ -44,6 +44,33 @@ describe('session refused with a 5xx (fault session-error)', () => {
 	});
 });
 
+describe("the stream types of BotDojo's SDK (job, realtime)", () => {
+	it.each(['job', 'realtime'])(
+		'a run asking for stream %s is accepted, answered with the record, and exported as such',
+		async (stream) => {
+			const run = await post('/flows/flow_echo/run', {
+				body: { text_input: 'Hi' },
+				options: { stream },
+			});
+			expect([run.status, run.json.status, run.json.requestParams]).toEqual([
+				200,
+				'complete',
+				{ stream },
+			]);
+			const page = await post('/flow_requests/export', params('flow_echo', null, 10));
+			expect(page.json.results.map((record: any) => record.requestParams.stream)).toEqual([stream]);
+		},
+	);
+
+	it('other stream values are still refused', async () => {
+		const run = await post('/flows/flow_echo/run', { body: {}, options: { stream: 'sse' } });
+		expect([run.status, run.json.error.message]).toEqual([
+			400,
+			'"options.stream" must be one of none, http, job, realtime',
+		]);
+	});
+});
+
 describe('behaviours', () => {
 	it('unknownFlowExport notFound: 404 naming the flow; reset() restores 200 with no results', async () => {
 		expect(env.emu.behavior.unknownFlowExport).toBe('empty');

@@ -1,7 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs in jest, never in n8n; reads loosely typed JSON */
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: reads loosely typed JSON */
 /** The BotDojo emulator itself: sessions, export, documents and indexes. */
 import { createHash, randomBytes } from 'node:crypto';
 
+import { until } from '../helpers/until';
 import { params, useRawEmulator } from './http';
 
 const env = useRawEmulator();
@@ -122,17 +123,23 @@ describe('documents', () => {
 		expect(loaded.json.results).toMatchObject({ id: up.json.id, version: 'v2' });
 		expect((await post('/documents/loadByLogicalPath', params('nope'))).status).toBe(404);
 
-		const link = await post(
-			'/documents/getTemporarySignedUrl',
-			params(up.json, new Date(Date.now() + 400).toISOString()),
-		);
+		const signLink = async (validForMs: number) => {
+			const expires = new Date(Date.now() + validForMs).toISOString();
+			return {
+				expires,
+				link: await post('/documents/getTemporarySignedUrl', params(up.json, expires)),
+			};
+		};
+		// A link valid long enough for a loaded machine, then one left to expire.
+		const { link } = await signLink(60_000);
 		const dl = await fetch(link.json.results);
 		expect(dl.headers.get('content-type')).toBe('application/pdf');
 		expect(dl.headers.get('content-disposition')).toContain('attachment');
 		expect(Buffer.from(await dl.arrayBuffer()).equals(bytes)).toBe(true);
 		expect((await fetch(link.json.results.replace(/sig=[0-9a-f]/, 'sig=x'))).status).toBe(403);
-		await new Promise((r) => setTimeout(r, 500));
-		const expired = await fetch(link.json.results);
+		const short = await signLink(1000);
+		await until(() => Date.now() > Date.parse(short.expires) + 10);
+		const expired = await fetch(short.link.json.results);
 		expect([expired.status, (await expired.json()).error.message]).toEqual([
 			403,
 			'Request has expired',

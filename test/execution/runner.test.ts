@@ -29,7 +29,8 @@ describe('runner: items are checked before anything is sent', () => {
 			],
 			credentials: env.credentials,
 		});
-		expect(error?.message).toMatch(/^Query: must be a JSON object but is an array in item 3/);
+		expect(error?.message).toMatch(/^Query: must be a JSON object but is an array/);
+		expect(error?.context?.itemIndex).toBe(2);
 		expect(env.emu.requests).toHaveLength(0);
 	});
 });

@@ -161,16 +161,13 @@ describe('BotDojo Export Requests: Export', () => {
 	});
 
 	it.each([
-		[{ returnAll: false, limit: 0 }, /^Limit: 0 is out of range in item 1 \(index 0\)$/],
+		[{ returnAll: false, limit: 0 }, /^Limit: 0 is out of range$/],
 		[{ returnAll: false, limit: 2.5 }, /^Limit: 2\.5 is not a whole number/],
-		[
-			{ returnAll: true, options: { pageSize: 1001 } },
-			/^Page Size: 1001 is out of range in item 1/,
-		],
+		[{ returnAll: true, options: { pageSize: 1001 } }, /^Page Size: 1001 is out of range/],
 		[{ returnAll: true, options: { pageSize: 0 } }, /^Page Size: 0 is out of range/],
 		[
 			{ returnAll: true, options: { fromDate: 'last tuesday' } },
-			/^From Date: "last tuesday" is not an ISO 8601 date in item 1/,
+			/^From Date: "last tuesday" is not an ISO 8601 date/,
 		],
 		[
 			{ returnAll: true, options: { toDate: '2024-02-30T10:00:00Z' } },
@@ -187,7 +184,7 @@ describe('BotDojo Export Requests: Export', () => {
 			},
 			/^From Date: 2024-05-02T00:00:00.000Z is after To Date/,
 		],
-		[{ flowId: '  ', returnAll: true }, /^Flow ID: is empty in item 1/],
+		[{ flowId: '  ', returnAll: true }, /^Flow ID: is empty/],
 	])('refuses bad input %j before any request', async (parameters, message) => {
 		const { items, error } = await runNode({
 			node: exportNode(parameters as IDataObject),
@@ -217,7 +214,7 @@ describe('BotDojo Export Requests: Export', () => {
 			[seeded[9].id, { item: 0 }],
 			[seeded[10].id, { item: 0 }],
 			[seeded[11].id, { item: 0 }],
-			['From Date: "soon" is not an ISO 8601 date in item 2 (index 1)', { item: 1 }],
+			['From Date: "soon" is not an ISO 8601 date', { item: 1 }],
 			[seeded[10].id, { item: 2 }],
 			[seeded[11].id, { item: 2 }],
 		]);

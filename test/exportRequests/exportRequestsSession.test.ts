@@ -124,7 +124,7 @@ describe('BotDojo Export Requests: Get by Session', () => {
 		expect(error).toBeUndefined();
 		expect(items[0]).toEqual({
 			json: {
-				error: 'Session ID: is empty in item 1 (index 0)',
+				error: 'Session ID: is empty',
 				description:
 					'Enter the ID of a session of this flow, e.g. the flow_session_id of a flow request.',
 			},

@@ -13,6 +13,9 @@ import { message, runBodies, runFlow } from '../helpers/runFlow';
 
 const env = useEmulator();
 
+/** Retry advice: only Run Flow has a retry question (a retry could run the flow twice). */
+const RETRY_QUESTION = /safe to retry/i;
+
 /** Run Flow of `flowId` with the message "Hi"; `extra` parameters merged in. */
 const runFlowOf =
 	(flowId: string, extra: INodeParameters = {}, credentialId?: string) =>
@@ -60,6 +63,8 @@ interface Row {
 	run: () => Promise<RunResult>;
 	/** Key phrases of what the user reads (error message and description)… */
 	sees?: RegExp[];
+	/** Phrases the user must not read (e.g. retry advice on a lookup, which has no retry question). */
+	notSees?: RegExp[];
 	/** …or, when the node recovered, the answer the item carries. */
 	answer?: string;
 	/** What BotDojo answered, in order, on the endpoint the node called. */
@@ -122,8 +127,10 @@ const rows: Row[] = [
 		run: getStatus('idx_docs', 'main', { accountId: 'acc_other' }),
 		sees: [
 			/could not find.*acc_other/,
-			/account "acc_other", project "proj_demo", index "idx_docs"/,
+			/Check the Account ID of the BotDojo API credential \("acc_other"\)/,
+			/Path called: POST \/api\/v1\/accounts\/acc_other\/projects\/proj_demo\/indexes\/getStatus/,
 		],
+		notSees: [/index "idx_docs"/],
 		endpoint: 'getStatus',
 		answered: [404],
 		flowRan: 0,
@@ -132,7 +139,10 @@ const rows: Row[] = [
 		fault: '404 project',
 		node: 'Run Flow',
 		run: runFlowWith({ projectId: 'proj_other' }),
-		sees: [/could not find.*proj_other/, /project "proj_other"/],
+		sees: [
+			/could not find.*proj_other/,
+			/Check the Project ID of the BotDojo API credential \("proj_other"\)/,
+		],
 		endpoint: 'run',
 		answered: [404],
 		flowRan: 0,
@@ -141,7 +151,7 @@ const rows: Row[] = [
 		fault: '404 flow',
 		node: 'Run Flow',
 		run: runFlowOf('flow_nope'),
-		sees: [/could not find.*flow_nope/, /flow "flow_nope"/],
+		sees: [/could not find.*flow_nope/, /Check the Flow ID in the node \("flow_nope"\)/],
 		endpoint: 'run',
 		answered: [404],
 		flowRan: 0,
@@ -159,7 +169,12 @@ const rows: Row[] = [
 		fault: '404 index',
 		node: 'Query Index',
 		run: getStatus('idx_nope'),
-		sees: [/could not find.*idx_nope/, /index "idx_nope"/, /project "proj_demo"/],
+		sees: [
+			/could not find.*idx_nope/,
+			/Check the Index ID in the node \("idx_nope"\)/,
+			/Path called: POST \/api\/v1\/accounts\/acc_demo\/projects\/proj_demo\/indexes\/getStatus/,
+		],
+		notSees: [/project "proj_demo"/],
 		endpoint: 'getStatus',
 		answered: [404],
 		flowRan: 0,
@@ -168,7 +183,11 @@ const rows: Row[] = [
 		fault: '404 document (logical path)',
 		node: 'Upload Document',
 		run: getByLogicalPath('kb/none.md'),
-		sees: [/could not find.*kb\/none\.md/, /logical path "kb\/none\.md"/],
+		sees: [
+			/could not find.*kb\/none\.md/,
+			/Check the Logical Path in the node \("kb\/none\.md"\)/,
+			/Path called: POST .*\/documents\/loadByLogicalPath/,
+		],
 		endpoint: 'loadByLogicalPath',
 		answered: [404],
 		flowRan: 0,
@@ -202,7 +221,8 @@ const rows: Row[] = [
 		arm: () =>
 			env.emu.injectFault({ type: '429', retryAfter: 120 }, { endpoint: 'getStatus', times: 1 }),
 		run: getStatus(),
-		sees: [/limiting the request rate \(429\)/, /asked to wait 120 s/, /Safe to retry/],
+		sees: [/limiting the request rate \(429\)/, /asked to wait 120 s/],
+		notSees: [RETRY_QUESTION],
 		endpoint: 'getStatus',
 		answered: [429],
 		flowRan: 0,
@@ -225,7 +245,8 @@ const rows: Row[] = [
 		arm: () =>
 			env.emu.injectFault({ type: '500', retryAfter: 120 }, { endpoint: 'getStatus', times: 1 }),
 		run: getStatus(),
-		sees: [/internal error \(500\)/, /Try again later/, /Safe to retry/],
+		sees: [/internal error \(500\)/, /Try again later/],
+		notSees: [RETRY_QUESTION],
 		endpoint: 'getStatus',
 		answered: [500],
 		flowRan: 0,
@@ -246,7 +267,8 @@ const rows: Row[] = [
 		arm: () =>
 			env.emu.injectFault({ type: '503', retryAfter: 120 }, { endpoint: 'getStatus', times: 1 }),
 		run: getStatus(),
-		sees: [/temporarily unavailable \(503\)/, /Try again in a few minutes/, /Safe to retry/],
+		sees: [/temporarily unavailable \(503\)/, /Try again in a few minutes/],
+		notSees: [RETRY_QUESTION],
 		endpoint: 'getStatus',
 		answered: [503],
 		flowRan: 0,
@@ -263,6 +285,7 @@ describe('What happens when… BotDojo answers with an error', () => {
 		} else {
 			const seen = whatUserSees(result);
 			for (const phrase of row.sees ?? []) expect(seen).toMatch(phrase);
+			for (const phrase of row.notSees ?? []) expect(seen).not.toMatch(phrase);
 			if (row.mayHaveRun) expect(seen).toMatch(MAY_HAVE_RUN);
 			else expect(seen).not.toMatch(MAY_HAVE_RUN);
 			expect((result.error as { httpCode?: string }).httpCode).toBe(String(row.answered.at(-1)));

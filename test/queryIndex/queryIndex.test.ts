@@ -32,7 +32,8 @@ describe('BotDojo Query Index: Get Status', () => {
 			items: [{ json: { index: 'idx_docs' } }, { json: { index: '  ' } }],
 			credentials: env.credentials,
 		});
-		expect(error?.message).toBe('Index ID: is empty in item 2 (index 1)');
+		expect(error?.message).toBe('Index ID: is empty');
+		expect(error?.context?.itemIndex).toBe(1);
 		expect(error?.description).toMatch(/idx_docs/);
 		const sent = env.emu.requestsTo('getStatus').map((request) => request.body);
 		expect(sent.every((body) => JSON.stringify(body) === '{"params":["idx_docs"]}')).toBe(true);
@@ -87,9 +88,9 @@ describe('BotDojo Query Index: Query Metadata', () => {
 	});
 
 	it.each([
-		['invalid JSON', '{ "source": ', /Query: is not valid JSON .* in item 1 \(index 0\)/],
-		['an array', '[1, 2]', /Query: must be a JSON object but is an array in item 1/],
-		['a number', '42', /Query: must be a JSON object but is a number in item 1/],
+		['invalid JSON', '{ "source": ', /Query: is not valid JSON .*/],
+		['an array', '[1, 2]', /Query: must be a JSON object but is an array/],
+		['a number', '42', /Query: must be a JSON object but is a number/],
 	])('refuses a query that is %s before any request', async (_kind, query, message) => {
 		const { error } = await runNode({
 			node: queryIndex({ operation: 'queryMetadata', indexId: 'idx_docs', query }),

@@ -29,11 +29,12 @@ describe('BotDojo Run Flow: the total timeout', () => {
 	});
 
 	it('the total timeout ends a blocking run that does not answer', async () => {
-		env.emu.defineFlow('flow_wait', { delayMs: 3000, answer: () => 'late' });
+		// A timeout long enough for the request to reach the emulator on a loaded machine.
+		env.emu.defineFlow('flow_wait', { delayMs: 10000, answer: () => 'late' });
 		const { error } = await runFlow(env, {
-			parameters: message('flow_wait', 'Hi', { options: { streaming: false, timeout: 0.2 } }),
+			parameters: message('flow_wait', 'Hi', { options: { streaming: false, timeout: 1.5 } }),
 		});
-		expect(error?.message).toBe('BotDojo did not answer within the timeout of 200 ms');
+		expect(error?.message).toBe('BotDojo did not answer within the timeout of 1500 ms');
 		expect(error?.description).toMatch(/Not safe to retry blindly/);
 		runRequest();
 	});

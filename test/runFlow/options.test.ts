@@ -60,18 +60,18 @@ describe('BotDojo Run Flow: input', () => {
 			parameters: { flowId: 'flow_echo', inputMode: 'json', bodyJson: '={{ $json.body }}' },
 			items: [{ json: { body: '{"text_input": "ok"}' } }, { json: { body: '{"text_input": ' } }],
 		});
-		expect(error?.message).toMatch(
-			/^Input \(JSON\): is not valid JSON \(.+\) in item 2 \(index 1\)$/,
-		);
+		expect(error?.message).toMatch(/^Input \(JSON\): is not valid JSON \(.+\)$/);
 		expect(error?.description).toContain('safe to fix this and run again');
 		expect(env.emu.requestsTo('run')).toHaveLength(0);
 	});
 
 	it('refuses an empty message and an empty flow ID before any request', async () => {
 		const empty = await runFlow(env, { parameters: message('flow_echo', '') });
-		expect(empty.error?.message).toBe('Message: is empty in item 1 (index 0)');
+		expect(empty.error?.message).toBe('Message: is empty');
+		expect(empty.error?.context?.itemIndex).toBe(0);
 		const noFlow = await runFlow(env, { parameters: message(' ', 'Hi') });
-		expect(noFlow.error?.message).toBe('Flow ID: is empty in item 1 (index 0)');
+		expect(noFlow.error?.message).toBe('Flow ID: is empty');
+		expect(noFlow.error?.context?.itemIndex).toBe(0);
 		expect(env.emu.requestsTo('run')).toHaveLength(0);
 	});
 });
@@ -176,7 +176,7 @@ describe('BotDojo Run Flow: options sent', () => {
 			}),
 		});
 		expect(error?.message).toMatch(
-			/^Options › Override › "llm_1.cfg": looks like JSON but is not valid .* in item 1 \(index 0\)$/,
+			/^Options › Override › "llm_1.cfg": looks like JSON but is not valid .*$/,
 		);
 		expect(env.emu.requestsTo('run')).toHaveLength(0);
 	});

@@ -70,12 +70,14 @@ describe('BotDojo Run Flow: sessions', () => {
 		const noId = await runFlow(env, {
 			parameters: message('flow_echo', 'Hi', { sessionMode: 'continue', sessionId: '' }),
 		});
-		expect(noId.error?.message).toBe('Session ID: is empty in item 1 (index 0)');
+		expect(noId.error?.message).toBe('Session ID: is empty');
+		expect(noId.error?.context?.itemIndex).toBe(0);
 		const noKey = await runFlow(env, {
 			parameters: remember(),
 			items: [{ json: { text: 'Hi' } }],
 		});
-		expect(noKey.error?.message).toBe('Session Key: is empty in item 1 (index 0)');
+		expect(noKey.error?.message).toBe('Session Key: is empty');
+		expect(noKey.error?.context?.itemIndex).toBe(0);
 		expect(env.emu.requestsTo('run')).toHaveLength(0);
 	});
 });
@@ -162,6 +164,38 @@ describe('BotDojo Run Flow: remember by key', () => {
 			items[0].json.flowSessionId,
 		);
 	});
+
+	it.each([404, 500, 502])(
+		// (A 503 is first retried like every 503, and continues the session when a retry passes.)
+		'starts over when BotDojo refuses the remembered session with a %i (issue 13 §4)',
+		async (status) => {
+			const staticData: IDataObject = {};
+			const first = await runFlow(env, {
+				parameters: remember(),
+				items: [{ json: { chat: 'chat-a', text: 'Hi' } }],
+				staticData,
+			});
+			env.emu.injectFault('session-error', { status });
+			const { items, error } = await runFlow(env, {
+				parameters: remember(),
+				items: [{ json: { chat: 'chat-a', text: 'Again' } }],
+				staticData,
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ text: 'Echo #1: Again', session: 'replaced' });
+			// Refused before the flow ran, then run once in a new session: never twice.
+			expect(env.emu.requestsTo('run').map((request) => request.status)).toEqual([
+				200,
+				status,
+				200,
+			]);
+			expect(runBodies(env).map((body) => body.options?.flow_session_id)).toEqual([
+				undefined,
+				first.items[0].json.flowSessionId,
+				undefined,
+			]);
+		},
+	);
 
 	it('does not start over on an error that is not a refused session (the flow may have run)', async () => {
 		const staticData: IDataObject = {};

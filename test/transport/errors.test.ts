@@ -22,6 +22,20 @@ async function getStatus(
 }
 
 describe('error mapping', () => {
+	it('404 for a path BotDojo does not have: every id used, and the path called', async () => {
+		// As if BotDojo had moved the endpoint: its 404 names a path (ids inside it do not count
+		// as the missing one), so every id used is listed, with the path to report.
+		const { error } = await getStatus({
+			main: { ...env.credentials.main, baseUrl: `${env.emu.origin}/api/v2` },
+		});
+		expect(error?.message).toBe(
+			'BotDojo could not find it: No such endpoint: POST /api/v2/accounts/acc_demo/projects/proj_demo/indexes/getStatus',
+		);
+		expect(error?.description).toBe(
+			'One of these does not exist or is not visible to this key: account "acc_demo", project "proj_demo", index "idx_docs". Check the ids in the node and in the credential. Path called: POST /api/v2/accounts/acc_demo/projects/proj_demo/indexes/getStatus. If the ids are right, report this path: BotDojo may have moved the endpoint.',
+		);
+	});
+
 	it('unreachable service: says the connection was refused', async () => {
 		const { error } = await getStatus({
 			main: { ...env.credentials.main, baseUrl: 'http://127.0.0.1:9/api/v1' },
@@ -29,7 +43,7 @@ describe('error mapping', () => {
 		expect(error?.message).toMatch(/connection was refused/);
 	});
 
-	it('unreachable service, programmatic nodes: names the base URL and says retrying is safe', async () => {
+	it('unreachable service: names the Base URL that could not be reached', async () => {
 		const baseUrl = 'http://127.0.0.1:9/api/v1';
 		const { error } = await runNode({
 			node: {
@@ -41,7 +55,9 @@ describe('error mapping', () => {
 		expect(error?.message).toBe(
 			`Could not reach BotDojo at ${baseUrl}: the connection was refused`,
 		);
-		expect(error?.description).toMatch(/error code ECONNREFUSED\). Safe to retry/);
+		expect(error?.description).toBe(
+			'Check the Base URL in the BotDojo API credential and your network (error code ECONNREFUSED).',
+		);
 	});
 
 	it('never shows the API key: not in errors, outputs or the execution data', async () => {

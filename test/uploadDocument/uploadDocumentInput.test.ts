@@ -39,9 +39,7 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 			logicalPath: 'docs/a.txt',
 			binaryPropertyName: 'attachment',
 		});
-		expect(error?.message).toBe(
-			'Input Binary Field: the item has no binary field "attachment" in item 1 (index 0)',
-		);
+		expect(error?.message).toBe('Input Binary Field: the item has no binary field "attachment"');
 		expect(error?.description).toBe("The item's binary fields are: data. Enter one of them.");
 	});
 
@@ -53,7 +51,8 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 
 	it('refuses an empty logical path', async () => {
 		const error = await run({ operation: 'upload', logicalPath: '   ' });
-		expect(error?.message).toBe('Logical Path: is empty in item 1 (index 0)');
+		expect(error?.message).toBe('Logical Path: is empty');
+		expect(error?.context?.itemIndex).toBe(0);
 		expect(error?.description).toMatch(/e\.g\. docs\/handbook\.pdf/);
 	});
 
@@ -71,7 +70,7 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 		const logicalPath = example.includes('…') ? `docs/${'x'.repeat(1100)}` : example;
 		const error = await run({ operation: 'upload', logicalPath });
 		expect(error?.message).toContain(`Logical Path: ${problem}`);
-		expect(error?.message).toMatch(/in item 1 \(index 0\)$/);
+		expect(error?.context?.itemIndex).toBe(0);
 	});
 
 	it('accepts surrounding spaces and sends the path trimmed', async () => {
@@ -94,9 +93,7 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 			metaMode: 'json',
 			metaJson: '{"source": crm}',
 		});
-		expect(error?.message).toMatch(
-			/^Meta \(JSON\): is not valid JSON \(.+\) in item 1 \(index 0\)$/,
-		);
+		expect(error?.message).toMatch(/^Meta \(JSON\): is not valid JSON \(.+\)$/);
 	});
 
 	it('refuses meta JSON that is not an object', async () => {
@@ -106,9 +103,7 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 			metaMode: 'json',
 			metaJson: '["a"]',
 		});
-		expect(error?.message).toBe(
-			'Meta (JSON): must be a JSON object but is an array in item 1 (index 0)',
-		);
+		expect(error?.message).toBe('Meta (JSON): must be a JSON object but is an array');
 	});
 
 	it('refuses a meta field without a name, and a name given twice', async () => {
@@ -118,7 +113,8 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 			metaMode: 'fields',
 			metaFields: { field: [{ name: '', value: 'x' }] },
 		});
-		expect(unnamed?.message).toBe('Meta Fields › attribute 1 › Name: is empty in item 1 (index 0)');
+		expect(unnamed?.message).toBe('Meta Fields › attribute 1 › Name: is empty');
+		expect(unnamed?.context?.itemIndex).toBe(0);
 		const twice = await run({
 			operation: 'upload',
 			logicalPath: 'docs/a.txt',
@@ -130,7 +126,8 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 				],
 			},
 		});
-		expect(twice?.message).toBe('Meta Fields › "a": is given twice in item 1 (index 0)');
+		expect(twice?.message).toBe('Meta Fields › "a": is given twice');
+		expect(twice?.context?.itemIndex).toBe(0);
 	});
 
 	it('checks every item before the first upload: a bad third item stops all of them', async () => {
@@ -139,7 +136,8 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 			{ ...file, json: { path: 'docs/2.txt' } },
 			{ ...file, json: { path: '' } },
 		]);
-		expect(error?.message).toBe('Logical Path: is empty in item 3 (index 2)');
+		expect(error?.message).toBe('Logical Path: is empty');
+		expect(error?.context?.itemIndex).toBe(2);
 	});
 });
 
@@ -148,7 +146,8 @@ describe('BotDojo Upload Document: bad input, lookups', () => {
 		const error = await run({ operation: 'getByLogicalPath', logicalPath: '={{ $json.path }}' }, [
 			{ json: { path: '' } },
 		]);
-		expect(error?.message).toBe('Logical Path: is empty in item 1 (index 0)');
+		expect(error?.message).toBe('Logical Path: is empty');
+		expect(error?.context?.itemIndex).toBe(0);
 	});
 
 	it('refuses an expiry date in the past', async () => {
@@ -162,7 +161,7 @@ describe('BotDojo Upload Document: bad input, lookups', () => {
 			[{ json: {} }],
 		);
 		expect(error?.message).toMatch(
-			/^Expires At: is in the past \(2020-01-01T00:00:00\.000Z, now is .+\) in item 1 \(index 0\)$/,
+			/^Expires At: is in the past \(2020-01-01T00:00:00\.000Z, now is .+\)$/,
 		);
 		expect(error?.description).toMatch(/after now/);
 	});
@@ -177,7 +176,8 @@ describe('BotDojo Upload Document: bad input, lookups', () => {
 			},
 			[{ json: {} }],
 		);
-		expect(error?.message).toBe('Expires At: is not a date ("next tuesday") in item 1 (index 0)');
+		expect(error?.message).toBe('Expires At: is not a date ("next tuesday")');
+		expect(error?.context?.itemIndex).toBe(0);
 	});
 
 	it.each([0, -5])('refuses %p minutes', async (minutes) => {
@@ -206,7 +206,8 @@ describe('BotDojo Upload Document: bad input, lookups', () => {
 			{ operation: 'getDownloadLink', documentSource: 'record', documentRecord: '={{ $json }}' },
 			[{ json: { logicalPath: 'docs/a.txt' } }],
 		);
-		expect(error?.message).toBe('Document Record: has no "id" in item 1 (index 0)');
+		expect(error?.message).toBe('Document Record: has no "id"');
+		expect(error?.context?.itemIndex).toBe(0);
 		expect(error?.description).toMatch(/By Logical Path/);
 	});
 

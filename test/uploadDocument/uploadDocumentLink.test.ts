@@ -134,7 +134,10 @@ describe('BotDojo Upload Document: Get Download Link', () => {
 			credentials: env.credentials,
 		});
 		expect(error?.message).toMatch(/could not find/);
-		expect(error?.description).toContain('logical path "docs/none.txt"');
+		expect(error?.description).toContain('Check the Logical Path in the node ("docs/none.txt")');
+		expect(error?.description).toContain(
+			'Path called: POST /api/v1/accounts/acc_demo/projects/proj_demo/documents/loadByLogicalPath.',
+		);
 		expect(env.emu.requestsTo('getTemporarySignedUrl')).toHaveLength(0);
 	});
 

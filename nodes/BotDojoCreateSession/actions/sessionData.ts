@@ -10,6 +10,7 @@ import {
 	parseJsonObject,
 	requireText,
 	type InputPlace,
+	placeOf,
 } from '../../shared/validation';
 
 export const sessionDataProperties: INodeProperties[] = [
@@ -113,7 +114,7 @@ export function readSessionData(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): IDataObject | undefined {
-	const place: InputPlace = { node: ctx.getNode(), itemIndex };
+	const place: InputPlace = placeOf(ctx, itemIndex);
 	const mode = ctx.getNodeParameter('dataMode', itemIndex, 'fields') as string;
 	if (mode === 'none') return undefined;
 	if (mode === 'json') {

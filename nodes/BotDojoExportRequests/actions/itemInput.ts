@@ -1,11 +1,7 @@
 /** Reading the parameters of one item; the Flow ID is read by nodes/shared/params/flowId.ts. */
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { invalidInput, type InputPlace } from '../../shared/validation';
 
-export function placeOf(ctx: IExecuteFunctions, itemIndex: number): InputPlace {
-	return { node: ctx.getNode(), itemIndex };
-}
+export { placeOf } from '../../shared/validation';
 
 /** A whole number in [min, max], given as a number or as numeric text (from an expression). */
 export function readWholeNumber(

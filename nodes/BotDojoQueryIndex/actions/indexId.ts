@@ -7,6 +7,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { idLocatorProperty, requireLocatorId, type IdLocator } from '../../shared/params/idLocator';
+import { placeOf } from '../../shared/validation';
 
 const INDEX_ID: IdLocator = {
 	displayName: 'Index ID',
@@ -23,5 +24,5 @@ export const indexIdField: INodeProperties = idLocatorProperty(
 
 export function readIndexId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('indexId', itemIndex, '');
-	return requireLocatorId({ node: ctx.getNode(), itemIndex }, INDEX_ID, value);
+	return requireLocatorId(placeOf(ctx, itemIndex), INDEX_ID, value);
 }

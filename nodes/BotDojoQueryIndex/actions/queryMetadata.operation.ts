@@ -8,7 +8,7 @@ import {
 
 import type { Operation } from '../../shared/execution/operation';
 import { positionalResults } from '../../shared/transport';
-import { parseJsonObject } from '../../shared/validation';
+import { parseJsonObject, placeOf } from '../../shared/validation';
 import { readIndexId } from './indexId';
 
 export const option: INodePropertyOptions = {
@@ -40,7 +40,7 @@ export const operation: Operation<Prepared> = {
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		const indexId = readIndexId(this, itemIndex);
 		const query = parseJsonObject(
-			{ node: this.getNode(), itemIndex },
+			placeOf(this, itemIndex),
 			'Query',
 			this.getNodeParameter('query', itemIndex, '{}'),
 			'Give a JSON object of metadata fields to match, e.g. {"source": "handbook.pdf"} or {"page": {"$gte": 2}}.',

@@ -10,7 +10,7 @@ import {
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
 import { flowIdProperty } from '../../shared/params/flowId';
-import { invalidInput, requireText, type InputPlace } from '../../shared/validation';
+import { invalidInput, requireText, type InputPlace, placeOf } from '../../shared/validation';
 
 /** Appended to input errors: they are raised before any request, so running again is safe. */
 export const NOTHING_SENT = 'Nothing was sent to BotDojo, so it is safe to fix this and run again.';
@@ -81,7 +81,7 @@ export const inputProperties: INodeProperties[] = [
 
 /** The run's `body` for one item, checked before any request. */
 export function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const place: InputPlace = { node: ctx.getNode(), itemIndex };
+	const place: InputPlace = placeOf(ctx, itemIndex);
 	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'message') as string;
 	if (mode !== 'message') return readFieldsOrJson(ctx, itemIndex, INPUT) ?? {};
 	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).messageProperty;

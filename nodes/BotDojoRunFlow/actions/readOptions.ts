@@ -12,6 +12,7 @@ import {
 	parseJsonObject,
 	requireText,
 	type InputPlace,
+	placeOf,
 } from '../../shared/validation';
 import { NOTHING_SENT } from './input';
 import { EVENT_TAGS } from './options';
@@ -67,7 +68,7 @@ function seconds(place: InputPlace, parameter: string, value: unknown, fallback:
 
 /** Reads the options of one item and checks them; nothing is sent before this passed. */
 export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOptions {
-	const place: InputPlace = { node: ctx.getNode(), itemIndex };
+	const place: InputPlace = placeOf(ctx, itemIndex);
 	const values = ctx.getNodeParameter('options', itemIndex, {}) as OptionValues;
 	const request: IDataObject = {};
 	const streaming = values.streaming ?? true;

@@ -4,7 +4,7 @@
  */
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../shared/validation';
+import { requireText, placeOf } from '../../shared/validation';
 import { NOTHING_SENT } from './input';
 
 export const sessionProperties: INodeProperties[] = [
@@ -67,7 +67,7 @@ export type SessionChoice =
 	| { mode: 'memory' };
 
 export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
-	const place = { node: ctx.getNode(), itemIndex };
+	const place = placeOf(ctx, itemIndex);
 	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new') as string;
 	if (mode === 'continue') {
 		const id = requireText(

@@ -10,6 +10,7 @@ import {
 import type { Operation } from '../../shared/execution/operation';
 import { positionalResults } from '../../shared/transport';
 import { readLookupPath } from './logicalPath';
+import { placeOf } from '../../shared/validation';
 
 export const option: INodePropertyOptions = {
 	name: 'Get by Logical Path',
@@ -37,7 +38,7 @@ export interface LookupRequest {
 function prepare(this: IExecuteFunctions, itemIndex: number): LookupRequest {
 	return {
 		logicalPath: readLookupPath(
-			{ node: this.getNode(), itemIndex },
+			placeOf(this, itemIndex),
 			'Logical Path',
 			this.getNodeParameter('logicalPath', itemIndex, ''),
 		),

@@ -15,6 +15,7 @@ import {
 	parseJsonObject,
 	requireText,
 	type InputPlace,
+	placeOf,
 } from '../../shared/validation';
 import { expiryProperties, readExpiry } from './expiry';
 import { loadByLogicalPath } from './getByLogicalPath.operation';
@@ -99,7 +100,7 @@ export interface LinkRequest {
 
 /** Reads and checks the item's parameters; sends nothing. */
 function prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
-	const place: InputPlace = { node: this.getNode(), itemIndex };
+	const place: InputPlace = placeOf(this, itemIndex);
 	const source = this.getNodeParameter('documentSource', itemIndex, 'logicalPath') as string;
 	const document: DocumentSource =
 		source === 'record'

@@ -15,7 +15,7 @@ import {
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
 import { uploadRequest } from '../../shared/transport';
-import { invalidInput, requireText, type InputPlace } from '../../shared/validation';
+import { invalidInput, requireText, type InputPlace, placeOf } from '../../shared/validation';
 import { binaryAsBlob } from './binaryBlob';
 import { readUploadPath, UPLOAD_PATH_RULES } from './logicalPath';
 
@@ -92,7 +92,7 @@ export interface UploadRequest {
 
 /** Reads and checks the item's parameters and its binary; sends nothing. */
 function prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
-	const place: InputPlace = { node: this.getNode(), itemIndex };
+	const place: InputPlace = placeOf(this, itemIndex);
 	const logicalPath = readUploadPath(
 		place,
 		'Logical Path',

@@ -15,7 +15,8 @@ export interface Operation<Prepared = unknown> {
 	/** Reads and checks one item's parameters. Sends nothing. Throws a NodeOperationError that
 	 *  names the parameter, the item and what is valid. */
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared | Promise<Prepared>;
-	/** Does the item's requests; returns its output records (pairedItem is added by the runner). */
+	/** Does the item's requests; returns its output records, or fresh n8n items (all of one kind
+	 *  in a list); the runner adds pairedItem where it is missing. */
 	execute(
 		this: IExecuteFunctions,
 		prepared: Prepared,

@@ -91,16 +91,21 @@ function isExecutionItem(value: unknown): value is INodeExecutionData {
 	);
 }
 
+/**
+ * The operation's output as items with pairedItem. A list is all records or all items (the first
+ * element says which), so an export of 100k records is not inspected record by record; items are
+ * the operation's own fresh objects and are completed in place, not copied.
+ */
 function toOutputItems(
 	records: IDataObject | IDataObject[] | INodeExecutionData[],
 	itemIndex: number,
 ): INodeExecutionData[] {
 	const list: unknown[] = Array.isArray(records) ? records : [records];
-	return list.map((record) => {
-		const item: INodeExecutionData = isExecutionItem(record)
-			? { ...record }
-			: { json: record as IDataObject };
-		item.pairedItem ??= { item: itemIndex };
-		return item;
-	});
+	if (list.length === 0) return [];
+	if (!isExecutionItem(list[0])) {
+		return list.map((record) => ({ json: record as IDataObject, pairedItem: { item: itemIndex } }));
+	}
+	const items = list as INodeExecutionData[];
+	for (const item of items) item.pairedItem ??= { item: itemIndex };
+	return items;
 }

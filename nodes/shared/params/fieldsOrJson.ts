@@ -10,7 +10,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { invalidInput, parseJsonObject, requireText } from '../validation';
+import { invalidInput, parseJsonObject, requireText, placeOf } from '../validation';
 
 export interface FieldsOrJson {
 	/** What the object is, e.g. "Meta": also "Meta Fields" and "Meta (JSON)". */
@@ -123,7 +123,7 @@ export function readFieldsOrJson(
 	itemIndex: number,
 	spec: FieldsOrJson,
 ): IDataObject | undefined {
-	const place = { node: ctx.getNode(), itemIndex };
+	const place = placeOf(ctx, itemIndex);
 	const mode = ctx.getNodeParameter(spec.names.mode, itemIndex, spec.defaultMode) as string;
 	if (mode === 'json') {
 		const json = ctx.getNodeParameter(spec.names.json, itemIndex, '{}');

@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { InputPlace } from '../validation';
+import { type InputPlace, placeOf } from '../validation';
 import { idLocatorProperty, requireLocatorId, type IdLocator } from './idLocator';
 
 const FLOW_ID: IdLocator = {
@@ -36,5 +36,5 @@ export function requireFlowId(place: InputPlace, value: unknown, moreHelp?: stri
 /** The Flow ID of one item of a programmatic node. */
 export function readFlowId(ctx: IExecuteFunctions, itemIndex: number, moreHelp?: string): string {
 	const value = ctx.getNodeParameter('flowId', itemIndex, '');
-	return requireFlowId({ node: ctx.getNode(), itemIndex }, value, moreHelp);
+	return requireFlowId(placeOf(ctx, itemIndex), value, moreHelp);
 }

@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { resultsOf } from './answers';
-import { retryAdvice, serviceMessage } from './errors';
+import { serviceMessage } from './errors';
 import {
 	botDojoRequest,
 	DEFAULT_RETRY,
@@ -137,7 +137,7 @@ function downloadRefusal(
 	}
 	return new NodeApiError(ctx.getNode(), { statusCode: status, body } as JsonObject, {
 		message,
-		description: `${description} Link: ${linkWithoutSignature(url)}. ${retryAdvice(true)}`.trim(),
+		description: `${description} Link: ${linkWithoutSignature(url)}.`.trim(),
 		httpCode: String(status),
 		itemIndex: settings.itemIndex,
 	});
@@ -156,7 +156,7 @@ function downloadFailure(
 		message: cancelled
 			? 'The download was canceled'
 			: `Could not download the file from ${linkWithoutSignature(url)}${code ? ` (${code})` : ''}`,
-		description: `${raw}. ${retryAdvice(true)}`,
+		description: `${raw}.`,
 		itemIndex: settings.itemIndex,
 	});
 }

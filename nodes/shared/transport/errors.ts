@@ -1,6 +1,7 @@
 /**
- * Failures as a non-programmer can act on them: one NodeApiError mapping for every node,
- * saying whether retrying is safe, and never showing the API key.
+ * Failures as a non-programmer can act on them: one NodeApiError mapping for every node, never
+ * showing the API key. Whether retrying is safe is said only for running a flow, the one
+ * request where a retry could repeat something.
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
@@ -42,6 +43,61 @@ function describeSubject(credentials: ProjectCredentials, subject: RequestSubjec
 interface FailureFacts {
 	attempts: number;
 	retryAfter?: string;
+	/** The URL called: a 404 says its path, so that a moved endpoint can be reported. */
+	url?: string;
+}
+
+/** The ids a request used, each with where the user sets it. */
+function idsUsed(
+	credentials: ProjectCredentials,
+	subject: RequestSubject = {},
+): Array<{ id: string; where: string }> {
+	const node = 'in the node';
+	const ids = [
+		{ id: subject.flowId, where: `the Flow ID ${node}` },
+		{ id: subject.sessionId, where: `the Session ID ${node}` },
+		{ id: subject.indexId, where: `the Index ID ${node}` },
+		{ id: subject.documentId, where: `the document ${node}` },
+		{ id: subject.logicalPath, where: `the Logical Path ${node}` },
+		{
+			id: credentials.accountId,
+			where: 'the Account ID of the BotDojo API credential',
+		},
+		{
+			id: credentials.projectId,
+			where: 'the Project ID of the BotDojo API credential',
+		},
+	];
+	return ids.filter((entry): entry is { id: string; where: string } => !!entry.id);
+}
+
+/** The id BotDojo said it did not find: the one its message names first. */
+function missingId(
+	said: string | undefined,
+	credentials: ProjectCredentials,
+	subject?: RequestSubject,
+) {
+	if (!said) return undefined;
+	let first: { id: string; where: string; at: number } | undefined;
+	for (const entry of idsUsed(credentials, subject)) {
+		// An id inside a path ("/accounts/acc_1/…") is where the request went, not what is missing.
+		let at = said.indexOf(entry.id);
+		while (at > 0 && said[at - 1] === '/') at = said.indexOf(entry.id, at + 1);
+		if (at >= 0 && (!first || at < first.at)) first = { ...entry, at };
+	}
+	return first;
+}
+
+/** Documents and indexes: the docs show other paths than the spec, so a 404 says the path. */
+function pathNote(url: string | undefined): string {
+	if (!url || !/\/(documents|indexes)\//.test(url)) return '';
+	let path = url;
+	try {
+		path = new URL(url).pathname;
+	} catch {
+		// not a URL: shown as it is
+	}
+	return ` Path called: POST ${path}. If the ids are right, report this path: BotDojo may have moved the endpoint.`;
 }
 
 /** Maps an HTTP failure to a NodeApiError whose message a non-programmer can act on. */
@@ -77,11 +133,18 @@ export function apiError(
 			description = `${saidLine}A flow key can only run the one flow it was made for; every other flow, and documents, sessions, exports and indexes, need a project key. Uploading also needs a key with upload permission. Ids used: ${used}.`;
 			safeToRetry = true;
 			break;
-		case statusCode === 404:
+		case statusCode === 404: {
+			// BotDojo's own words say best what is missing; the ids named are only the one it
+			// said, when it said one, else every id the request used.
+			const missing = missingId(said, credentials, settings.subject);
 			message = `BotDojo could not find ${said ? `it: ${said}` : 'what was asked for'}`;
-			description = `One of these does not exist or is not visible to this key: ${used}. Check the ids in the node and in the credential.`;
+			description = missing
+				? `Check ${missing.where} ("${missing.id}").`
+				: `One of these does not exist or is not visible to this key: ${used}. Check the ids in the node and in the credential.`;
+			description += pathNote(facts.url);
 			safeToRetry = true;
 			break;
+		}
 		case statusCode === 429:
 			message = 'BotDojo is limiting the request rate (429)';
 			description = `${saidLine}Gave up after ${facts.attempts} attempt(s)${facts.retryAfter ? `; BotDojo asked to wait ${facts.retryAfter} s` : ''}. Lower the node's concurrency or run the workflow later.`;
@@ -103,7 +166,7 @@ export function apiError(
 			safeToRetry = repeatable;
 	}
 
-	description += ` ${retryAdvice(safeToRetry)}`;
+	if (settings.repeatable === false) description += ` ${retryAdvice(safeToRetry)}`;
 	return new NodeApiError(
 		ctx.getNode(),
 		{ statusCode, body: redactBody(body, credentials.apiKey) } as JsonObject,
@@ -133,10 +196,12 @@ export function transportError(
 	error: unknown,
 	credentials: ProjectCredentials,
 	settings: RequestSettings,
+	/** The failure came during a Retry-After wait: nothing was sent that time. */
+	waiting = false,
 ): NodeApiError {
 	const code = failureCode(error);
 	const raw = redact((error as Error)?.message ?? String(error), credentials.apiKey);
-	const repeatable = settings.repeatable !== false;
+	const repeatable = waiting || settings.repeatable !== false;
 	let message: string;
 	let safeToRetry = repeatable;
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
@@ -156,7 +221,7 @@ export function transportError(
 	// Messages name no system code: n8n would replace a message that contains one with its own.
 	return new NodeApiError(ctx.getNode(), { message: raw, systemCode: code } as JsonObject, {
 		message,
-		description: `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}. ${retryAdvice(safeToRetry)}`,
+		description: `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}.${settings.repeatable === false ? ` ${retryAdvice(safeToRetry)}` : ''}`,
 		itemIndex: settings.itemIndex,
 	});
 }

@@ -1,0 +1,94 @@
+/**
+ * The project a request goes to: the credential's fields, read once per node execution, its
+ * Base URL checked before anything is sent, and the URLs below the project.
+ */
+import {
+	NodeOperationError,
+	type IAdditionalCredentialOptions,
+	type ICredentialDataDecryptedObject,
+} from 'n8n-workflow';
+
+import type { BotDojoContext, ProjectCredentials } from './types';
+
+export const CREDENTIAL_TYPE = 'botDojoApi';
+
+interface CredentialOfRun {
+	fields: ProjectCredentials;
+	/** The decrypted credential handed to n8n's request helper, which then does not read (and,
+	 *  in n8n, fetch and decrypt) the credential again for every request. */
+	auth: IAdditionalCredentialOptions;
+	baseUrlProblem?: string;
+}
+
+/** One read per node execution (one context object), not one or two per request. */
+const credentialOfRun = new WeakMap<object, Promise<CredentialOfRun>>();
+
+function readOnce(ctx: BotDojoContext): Promise<CredentialOfRun> {
+	let pending = credentialOfRun.get(ctx);
+	if (!pending) {
+		pending = ctx.getCredentials(CREDENTIAL_TYPE).then((data: ICredentialDataDecryptedObject) => {
+			const fields: ProjectCredentials = {
+				baseUrl: String(data.baseUrl ?? '').trim(),
+				accountId: String(data.accountId ?? '').trim(),
+				projectId: String(data.projectId ?? '').trim(),
+				apiKey: String(data.apiKey ?? ''),
+			};
+			const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+			const credentialsDecrypted = { id: id ?? '', name: name ?? '', type: CREDENTIAL_TYPE, data };
+			return {
+				fields,
+				auth: { credentialsDecrypted },
+				baseUrlProblem: baseUrlProblem(fields.baseUrl),
+			};
+		});
+		credentialOfRun.set(ctx, pending);
+		pending.catch(() => credentialOfRun.delete(ctx));
+	}
+	return pending;
+}
+
+/** The credential's fields and what n8n's request helper needs to authenticate with it; throws
+ *  before anything is sent when the Base URL cannot be used. */
+export async function readCredentialOfRun(
+	ctx: BotDojoContext,
+): Promise<Omit<CredentialOfRun, 'baseUrlProblem'>> {
+	const credential = await readOnce(ctx);
+	if (credential.baseUrlProblem) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Base URL of the BotDojo API credential ${credential.baseUrlProblem}`,
+			{
+				description:
+					'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.',
+			},
+		);
+	}
+	return credential;
+}
+
+/** The credential's fields, with a Base URL that is checked before anything is sent. */
+export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCredentials> {
+	return (await readCredentialOfRun(ctx)).fields;
+}
+
+/** Why a Base URL cannot be used, or undefined when it can. */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+	if (baseUrl === '') return 'is empty';
+	if (!/^https?:\/\//i.test(baseUrl)) return `"${baseUrl}" does not start with https://`;
+	try {
+		new URL(baseUrl);
+	} catch {
+		return `"${baseUrl}" is not a valid address`;
+	}
+	return undefined;
+}
+
+/** `{base}/accounts/{account}/projects/{project}/{segments...}`, every segment URL-encoded. */
+export function projectUrl(
+	credentials: Pick<ProjectCredentials, 'baseUrl' | 'accountId' | 'projectId'>,
+	segments: readonly string[],
+): string {
+	const base = credentials.baseUrl.replace(/\/+$/, '');
+	const path = ['accounts', credentials.accountId, 'projects', credentials.projectId, ...segments];
+	return `${base}/${path.map(encodeURIComponent).join('/')}`;
+}
