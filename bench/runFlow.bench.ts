@@ -155,18 +155,23 @@ async function batch(emu: ChildEmulator, concurrency: number) {
 	});
 }
 
-test('BotDojo Run Flow: streams of 50k to 2M tokens, forwarding, concurrency', async () => {
-	const emu = await startChildEmulator();
-	const print = (lines: string[]) => console.log(lines.join('\n'));
-	try {
-		print([`Machine: ${machine()}`]);
-		for (const [index, tokens] of SIZES.entries()) {
-			print(await streamAndMemory(emu, tokens, index === 0));
+test(
+	'BotDojo Run Flow: streams of 50k to 2M tokens, forwarding, concurrency',
+	async () => {
+		const emu = await startChildEmulator();
+		const print = (lines: string[]) => console.log(lines.join('\n'));
+		try {
+			print([`Machine: ${machine()}`]);
+			for (const [index, tokens] of SIZES.entries()) {
+				print(await streamAndMemory(emu, tokens, index === 0));
+			}
+			if (PARTS.has('forward')) print(await forwarding(emu, SIZES[0]));
+			if (PARTS.has('batch')) print([await batch(emu, 10), await batch(emu, 1)]);
+			print([`Machine at the end: ${machine()}`]);
+		} finally {
+			await emu.close();
 		}
-		if (PARTS.has('forward')) print(await forwarding(emu, SIZES[0]));
-		if (PARTS.has('batch')) print([await batch(emu, 10), await batch(emu, 1)]);
-		print([`Machine at the end: ${machine()}`]);
-	} finally {
-		await emu.close();
-	}
-});
+		// 2M tokens take 10–60 s a run on a shared 2-core machine: allow hours rather than fail.
+	},
+	4 * 3600_000,
+);
