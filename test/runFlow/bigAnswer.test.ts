@@ -28,5 +28,5 @@ describe('BotDojo Run Flow: a 2M-token answer with default options', () => {
 		expect(text.length).toBe(expected.length);
 		expect(text === expected).toBe(true);
 		expect(items[0].json.status).toBe('complete');
-	}, 180_000);
+	}, 900_000); // no timing asserted: a 2M-token run takes 30 s alone and minutes on a busy machine
 });
