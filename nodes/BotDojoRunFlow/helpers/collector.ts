@@ -5,6 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { rope } from '../../shared/transport/longLine';
+
 import { asObject, firstDefined, StepToolCalls, type ToolCall } from './toolCalls';
 
 /**
@@ -27,13 +29,18 @@ export class TextCollector {
 		}
 	}
 
-	toString(): string {
+	/** The text so far, in parts (not joined: joining would copy it). */
+	parts(): readonly string[] {
 		if (this.batch.length > 0) {
 			this.joined.push(this.batch.join(''));
 			this.batch = [];
 		}
-		if (this.joined.length > 1) this.joined = [this.joined.join('')];
-		return this.joined[0] ?? '';
+		return this.joined;
+	}
+
+	/** The whole text, as a rope (not a copy). */
+	toString(): string {
+		return rope(this.parts());
 	}
 }
 

@@ -131,6 +131,8 @@ async function request(
 				(body as { destroy?: (error: Error) => void }).destroy?.(reason);
 			},
 			maxLineChars: options.maxLineChars,
+			// The final line repeats the answer: where it equals the streamed text, it is not held twice.
+			knownText: () => collector.text.parts(),
 			idleTimeoutMs: options.idleTimeoutMs,
 			totalTimeoutMs: options.timeoutMs,
 			startedAt,

@@ -4,8 +4,9 @@
  */
 import { sleep } from 'n8n-workflow';
 
-/** Longest line accepted, in characters (so at least this many bytes): 16 Mi. */
-export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
+import { LineFault, NdjsonLines } from './ndjsonLines';
+
+export { DEFAULT_MAX_LINE_CHARS, NdjsonLines } from './ndjsonLines';
 
 export type NdjsonFailure =
 	| 'malformed'
@@ -29,128 +30,6 @@ export class NdjsonStreamError extends Error {
 	}
 }
 
-/** A line problem found by NdjsonLines; the stream reader adds the event count. */
-class LineFault extends Error {
-	constructor(
-		readonly kind: 'malformed' | 'oversize',
-		readonly detail: string,
-	) {
-		super(detail);
-	}
-}
-
-function lineFault(kind: LineFault['kind'], detail: string): LineFault {
-	return new LineFault(kind, detail);
-}
-
-/**
- * Splits chunks into lines and parses each. Lines and multi-byte UTF-8 characters may be split
- * across chunks: the TextDecoder in stream mode keeps partial characters, and a partial line is
- * kept as pieces (joined once, when its newline arrives) up to `maxLineChars`.
- */
-export class NdjsonLines {
-	private readonly decoder = new TextDecoder('utf-8');
-
-	private pending: string[] = [];
-
-	private pendingLength = 0;
-
-	/** Lines seen so far, blank ones included: the number of the next line is `lineNumber + 1`. */
-	lineNumber = 0;
-
-	/** Characters of the lines read so far. */
-	private charsRead = 0;
-
-	constructor(
-		private readonly onValue: (value: unknown) => void,
-		private readonly maxLineChars = DEFAULT_MAX_LINE_CHARS,
-	) {}
-
-	push(chunk: Uint8Array | string): void {
-		const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
-		let start = 0;
-		let newline = text.indexOf('\n');
-		if (newline === -1) {
-			this.hold(text);
-			return;
-		}
-		if (this.pendingLength > 0) {
-			this.hold(text.slice(0, newline));
-			const line = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
-			this.pending = [];
-			this.pendingLength = 0;
-			this.parse(line);
-			start = newline + 1;
-			newline = text.indexOf('\n', start);
-		}
-		while (newline !== -1) {
-			if (newline - start > this.maxLineChars) this.check(newline - start, text, start);
-			this.parse(text.slice(start, newline));
-			start = newline + 1;
-			newline = text.indexOf('\n', start);
-		}
-		if (start < text.length) this.hold(start === 0 ? text : text.slice(start));
-	}
-
-	/** The stream ended: a last line without a newline still counts. */
-	end(): void {
-		const rest = this.decoder.decode();
-		if (rest) this.hold(rest);
-		if (this.pendingLength > 0) {
-			const line = this.pending.join('');
-			this.pending = [];
-			this.pendingLength = 0;
-			this.parse(line);
-		}
-	}
-
-	private hold(part: string): void {
-		if (part.length === 0) return;
-		this.pendingLength += part.length;
-		this.pending.push(part);
-		if (this.pendingLength > this.maxLineChars) {
-			this.check(this.pendingLength, this.pending[0], 0);
-		}
-	}
-
-	/**
-	 * A line over the limit. An event line (`{"tag":…`) is refused. The final result line carries
-	 * the answer twice (text_output and aiMessage.content), so it may be longer by twice what the
-	 * stream sent before it: a runaway line is still refused, a large answer is not.
-	 */
-	private check(length: number, text: string, start: number): void {
-		const isEvent = /^\s*\{\s*"tag"\s*:/.test(text.slice(start, start + 32));
-		if (isEvent || length > this.maxLineChars + 2 * this.charsRead) this.refuse(length);
-	}
-
-	private refuse(length: number): never {
-		this.pending = [];
-		this.pendingLength = 0;
-		const limit = this.maxLineChars;
-		throw lineFault(
-			'oversize',
-			`Line ${this.lineNumber + 1} of the stream is longer than ${limit} characters (at least ${length} so far) and was refused rather than held in memory`,
-		);
-	}
-
-	private parse(line: string): void {
-		this.lineNumber++;
-		this.charsRead += line.length;
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch (error) {
-			if (/^\s*$/.test(line)) return;
-			const preview = line.length > 80 ? `${line.slice(0, 80)}…` : line;
-			throw lineFault(
-				'malformed',
-				`Line ${this.lineNumber} of the stream is not valid JSON (${(error as Error).message}): ${JSON.stringify(preview)}`,
-			);
-		}
-		this.onValue(value);
-	}
-}
-
 export interface NdjsonStreamOptions {
 	/** Called for each value; returns true for the final value, after which reading stops. */
 	onValue: (value: unknown) => boolean | void;
@@ -159,6 +38,8 @@ export interface NdjsonStreamOptions {
 	/** Ends the source early (e.g. destroys the HTTP body) so that its iteration stops. */
 	stopSource: (reason: Error) => void;
 	maxLineChars?: number;
+	/** The text streamed so far, in parts: a long string of the final line equal to it is not held twice. */
+	knownText?: () => readonly string[];
 	/** Longest pause between two chunks, in ms; 0 or absent: no limit. */
 	idleTimeoutMs?: number;
 	/** Time limit for the whole stream, in ms from `startedAt`; 0 or absent: no limit. */
@@ -208,13 +89,17 @@ export async function readNdjsonStream(
 	let events = 0;
 	let final: unknown;
 	let finished = false;
-	const lines = new NdjsonLines((value) => {
-		if (finished) return;
-		if (options.onValue(value) === true) {
-			final = value;
-			finished = true;
-		} else events++;
-	}, options.maxLineChars);
+	const lines = new NdjsonLines(
+		(value) => {
+			if (finished) return;
+			if (options.onValue(value) === true) {
+				final = value;
+				finished = true;
+			} else events++;
+		},
+		options.maxLineChars,
+		options.knownText,
+	);
 
 	let lastChunkAt = Date.now();
 	let stopReason: NdjsonStreamError | undefined;
