@@ -3,7 +3,7 @@
  * Run, streamed (`stream: 'http'`): the NDJSON events of a run in the legacy or the real shape,
  * with the stream faults (drop, stall, malformed, huge-line, token-delay, split-utf8, no-final).
  */
-const { newId, iso, sleep } = require('../util');
+const { newId, iso, mismatched, sleep } = require('../util');
 const { findFault } = require('../faults');
 const { legacyStep, realStep, finishedRealStep, argumentPrefixes } = require('../steps');
 const { StreamOut, ABORT } = require('./streamOut');
@@ -90,7 +90,8 @@ async function streamRun(ctx, res, plan, rec, startMs) {
 		}
 		await hooks.checkpoint(true);
 		finishRecord(ctx, rec, completed || completedRecord(rec, plan, startMs), plan);
-		if (!findFault(faults, 'no-final')) await out.write(`${JSON.stringify(rec)}\n`);
+		const final = ctx.behavior.answerShape === 'mismatched' ? mismatched(rec) : rec;
+		if (!findFault(faults, 'no-final')) await out.write(`${JSON.stringify(final)}\n`);
 		await out.end();
 	} catch (err) {
 		if (err !== ABORT) {

@@ -58,6 +58,16 @@ const ROWS: Row[] = [
 		got: '[{',
 	},
 	{
+		endpoint: 'flows/flow_echo/run',
+		node: () => ({
+			type: 'botDojoRunFlow',
+			parameters: { flowId: 'flow_echo', inputMode: 'message', message: 'Hi' } as never,
+		}),
+		// Streamed (the default): the final result line is the answer.
+		expected: 'a flow request record (an object)',
+		got: 'a stream line that is an array',
+	},
+	{
 		endpoint: 'flow_sessions/createSession',
 		node: () => ({ type: 'botDojoCreateSession', parameters: { flowId: 'flow_echo' } as never }),
 		expected: 'an object',

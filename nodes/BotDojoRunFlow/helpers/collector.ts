@@ -67,10 +67,13 @@ export class RunCollector {
 		private readonly onToken?: (token: string) => void,
 	) {}
 
-	/** One streamed value; returns true when it is the final result (an object without a tag). */
+	/**
+	 * One streamed value; returns true when it is the final result (an object without a tag). A
+	 * line that is not an object ends the reading too: the caller refuses it as a wrong shape.
+	 */
 	add(value: unknown): boolean {
 		const event = value as { tag?: unknown; data?: unknown } | null;
-		if (event === null || typeof event !== 'object' || Array.isArray(event)) return false;
+		if (event === null || typeof event !== 'object' || Array.isArray(event)) return true;
 		const tag = event.tag;
 		if (tag === undefined) return true;
 		if (this.keep.events) this.events.push(event as IDataObject);

@@ -13,6 +13,7 @@ import {
 	readNdjsonStream,
 	runFlowRequest,
 	runStreamError,
+	shapeOf,
 	unexpectedRunAnswer,
 	type RequestSettings,
 } from '../../shared/transport';
@@ -138,7 +139,11 @@ async function request(
 			startedAt,
 			cancelSignal: run.cancelSignal,
 		});
-		return finish(ctx, run, settings, result.final as IDataObject, collector, forwarder);
+		const final = result.final;
+		if (final === null || typeof final !== 'object' || Array.isArray(final)) {
+			throw unexpectedRunAnswer(ctx, `a stream line that is ${shapeOf(final)}`, settings);
+		}
+		return finish(ctx, run, settings, final as IDataObject, collector, forwarder);
 	} catch (error) {
 		if (!(error instanceof NdjsonStreamError)) throw asNodeError(ctx, error, itemIndex);
 		if (run.chunkErrors) forwarder?.error(error.message);

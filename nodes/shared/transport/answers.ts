@@ -20,7 +20,8 @@ const RESULT_SHAPES: Record<string, AnswerShape> = {
 	'indexes/queryMetadata': 'array',
 };
 
-function shapeOf(value: unknown): string {
+/** The shape of an answer in words, for errors: "an array", "a string", "null". */
+export function shapeOf(value: unknown): string {
 	if (value === null) return 'null';
 	if (value === undefined) return 'nothing';
 	if (Array.isArray(value)) return 'an array';
