@@ -43,12 +43,20 @@ async function importJson(cli, kind, value) {
 }
 
 /**
- * Imports the credentials and workflows, then starts the main and the workers.
- * Returns { url, folder, main, workers, stop() }.
+ * Imports the credentials and workflows, then starts the main and the workers (`extraEnv` goes
+ * to every process, e.g. a shorter stalled-job detection for a test). Returns { url, folder, main, workers, stop() }.
  */
-async function startQueueN8n({ services, packed, credentials, workflows, workers = 2, log }) {
+async function startQueueN8n({
+	services,
+	packed,
+	credentials,
+	workflows,
+	workers = 2,
+	extraEnv = {},
+	log,
+}) {
 	const folder = fs.mkdtempSync(path.join(QUEUE_DIR, 'n8n-'));
-	const extra = queueEnv(services, crypto.randomBytes(24).toString('hex'));
+	const extra = { ...queueEnv(services, crypto.randomBytes(24).toString('hex')), ...extraEnv };
 	const processes = [];
 	const stop = async () => {
 		for (const started of processes.reverse()) await started.stop();

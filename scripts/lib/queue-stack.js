@@ -48,9 +48,10 @@ function memoryCredentials(services) {
 
 /**
  * @param botDojo { baseUrl, accountId, projectId, apiKey }
+ * @param extraEnv environment for every n8n process (see startQueueN8n)
  * @returns { services, n8n, session, owner, workflows, stop(keep) }
  */
-async function startQueueStack({ botDojo, owner, workers = 2, log = console.log }) {
+async function startQueueStack({ botDojo, owner, workers = 2, extraEnv, log = console.log }) {
 	await local.ensureN8nInstalled({ log });
 	const packed = local.buildAndPack();
 	const services = await startQueueServices(log);
@@ -71,6 +72,7 @@ async function startQueueStack({ botDojo, owner, workers = 2, log = console.log 
 			credentials,
 			workflows,
 			workers,
+			extraEnv,
 			log,
 		});
 		const session = new local.N8nSession(n8n.url);

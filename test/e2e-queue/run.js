@@ -8,6 +8,8 @@
  *   QUEUE_KEEP=1  keep .queue-local/ (logs, data) afterwards
  */
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
 const { before, after, test } = require('node:test');
 
 const local = require('../../scripts/n8n-local');
@@ -34,6 +36,13 @@ before(
 				firstName: 'Queue',
 				lastName: 'Mode',
 				password: local.newPassword(),
+			},
+			// n8n's defaults find a dead worker's job after up to 60 s (lock) + 30 s (stalled check);
+			// shorter here so the worker-crash test waits ~15 s (ms; the renewal stays well inside).
+			extraEnv: {
+				QUEUE_WORKER_LOCK_DURATION: '10000',
+				QUEUE_WORKER_LOCK_RENEW_TIME: '2500',
+				QUEUE_WORKER_STALLED_INTERVAL: '5000',
 			},
 			log,
 		});
@@ -164,5 +173,95 @@ test(
 		const { chats } = await twoRounds('remember', webhookSay('bd-queue-remember'));
 		const { sessions } = measure('queue mode, webhook + Remember by Key', chats);
 		assert.ok(sessions >= chats.length);
+	},
+);
+
+/** The worker whose log says it started `executionId` (n8n logs "Worker started execution N (job M)"). */
+function workerRunning(executionId) {
+	const started = new RegExp(`Worker started execution ${executionId} \\(`);
+	const found = env.stack.n8n.workers.filter((w) =>
+		started.test(fs.readFileSync(w.logFile, 'utf8')),
+	);
+	assert.equal(found.length, 1, `one worker log names execution ${executionId}`);
+	return found[0];
+}
+
+async function crashWorkflowExecutions() {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: 'bdQueueCrash' }));
+	const { data } = await env.stack.session.request('GET', `/rest/executions?filter=${filter}`);
+	return data.results;
+}
+
+// Last test: it kills a worker and does not restart it.
+test(
+	'worker killed mid-stream: the chat keeps the tokens that arrived, ends without an end line, the execution fails, the flow ran once',
+	{ timeout: 300_000 },
+	async () => {
+		const words = Array.from({ length: 40 }, (_, i) => `word${i} `);
+		env.emu.defineFlow('flow_crash_typing', { tokens: () => words, tokenDelayMs: 250 });
+		const chatWorkflow = env.stack.workflows.find((w) => w.id === 'bdQueueCrash');
+		const webhookId = chatWorkflow.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
+		const message = `crash-${Date.now()}`;
+		let killing;
+		let itemsSeen = 0;
+		const { status, lines, endedAt } = await postAndReadLines(
+			`${env.stack.n8n.url}/webhook/${webhookId}/chat`,
+			{ action: 'sendMessage', sessionId: message, chatInput: message },
+			{
+				timeoutMs: 240_000,
+				onLine: (line) => {
+					if (line.json?.type === 'item') itemsSeen++;
+					if (killing || itemsSeen < 3) return;
+					killing = (async () => {
+						const running = (await crashWorkflowExecutions()).filter((e) => e.status === 'running');
+						assert.equal(running.length, 1, 'one running execution of the crash workflow');
+						const worker = workerRunning(running[0].id);
+						// The whole process group: the worker and its task runner.
+						process.kill(-worker.child.pid, 'SIGKILL');
+						const killedAt = Date.now();
+						await worker.exited;
+						log(
+							`killed ${path.basename(worker.logFile, '.log')} running execution ${running[0].id}`,
+						);
+						return { executionId: running[0].id, killedAt };
+					})();
+					// Failures surface at the `await killing` below, not as an unhandled rejection.
+					killing.catch(() => undefined);
+				},
+			},
+		);
+		assert.ok(killing, 'three tokens arrived, then the worker was killed');
+		const { executionId, killedAt } = await killing;
+		assert.equal(status, 200);
+		const tokens = lines.filter((l) => l.json?.type === 'item').map((l) => l.json.content);
+		assert.ok(tokens.length >= 3 && tokens.length < words.length, `${tokens.length} tokens`);
+		assert.equal(tokens.join(''), words.slice(0, tokens.length).join(''));
+		assert.equal(lines.filter((l) => l.json?.type === 'end').length, 0, 'no end line');
+		log(
+			`${tokens.length}/${words.length} tokens arrived; the connection ended ${Math.round((endedAt - killedAt) / 1000)} s after the kill, without an end line`,
+		);
+
+		// n8n closes the caller's response first, then saves the failed execution: wait for it.
+		let execution;
+		for (let i = 0; i < 60; i++) {
+			execution = (await crashWorkflowExecutions()).find((e) => e.id === executionId);
+			if (!['new', 'running'].includes(execution.status)) break;
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+		assert.ok(
+			['error', 'crashed'].includes(execution.status),
+			`execution ${executionId} is ${execution.status}`,
+		);
+		// What Executions shows for it: n8n's stalled-job error (the run data is gone with the worker).
+		const { data: shown } = await env.stack.session.request(
+			'GET',
+			`/rest/executions/${executionId}`,
+		);
+		assert.match(shown.data, /failed to be processed too many times/);
+		log(`execution ${executionId}: ${execution.status}, "failed to be processed too many times"`);
+		// The stalled check has run again since: still the one run.
+		await new Promise((resolve) => setTimeout(resolve, 6_000));
+		const runs = env.emu.requestsTo('run').filter((r) => r.body?.body?.text_input === message);
+		assert.equal(runs.length, 1, 'the flow ran once, never again');
 	},
 );

@@ -2,9 +2,10 @@
 /** POSTs JSON and reads the answer as it arrives, one JSON line at a time, noting arrival times. */
 
 /**
+ * `onLine(line, response)` sees each line as it arrives (e.g. to act mid-stream).
  * @returns {Promise<{ status: number, lines: Array<{ text: string, json?: any, at: number }>, endedAt: number }>}
  */
-async function postAndReadLines(url, body, { timeoutMs = 60_000 } = {}) {
+async function postAndReadLines(url, body, { timeoutMs = 60_000, onLine = () => undefined } = {}) {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -23,6 +24,7 @@ async function postAndReadLines(url, body, { timeoutMs = 60_000 } = {}) {
 			json = undefined;
 		}
 		lines.push({ text, json, at });
+		onLine(lines[lines.length - 1], response);
 	};
 	for await (const chunk of response.body) {
 		const at = Date.now();
