@@ -8,7 +8,7 @@
  * At least 5 rounds, the scenarios' order rotated each round; the report (bench/lib) pairs each
  * node mode with the same round's raw upload.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -23,7 +23,7 @@ import {
 	setBinaryMode,
 	type BotDojoCredentialData,
 } from '../test/helpers/engine';
-import { machine, report, type Pair, type Sample } from './lib';
+import { machine, report, startChildEmulator, type Pair, type Sample } from './lib';
 
 const FILE_BYTES = 50 * 2 ** 20;
 const MB = 2 ** 20;
@@ -207,26 +207,6 @@ async function measureScenario(scenario: Scenario): Promise<Figures> {
 	return probe.figures!;
 }
 
-async function startEmulatorProcess(): Promise<{ process: ChildProcess; credentials: object }> {
-	const emulatorPath = path.resolve(__dirname, '../emulator');
-	const script = `require(${JSON.stringify(emulatorPath)}).startEmulator({ port: 0 }).then((emu) => {
-		process.stdout.write(JSON.stringify({ baseUrl: emu.baseUrl, accountId: emu.accountId,
-			projectId: emu.projectId, apiKey: emu.keys.project }) + '\\n');
-	});`;
-	const emulator = spawn(process.execPath, ['-e', script], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const line = await new Promise<string>((resolve, reject) => {
-		let text = '';
-		emulator.stdout!.on('data', (chunk: Buffer) => {
-			text += chunk.toString();
-			if (text.includes('\n')) resolve(text.split('\n')[0]);
-		});
-		emulator.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
-	});
-	return { process: emulator, credentials: JSON.parse(line) };
-}
-
 /** Runs this file again in a fresh jest process that measures one scenario. */
 function runChild(scenario: Scenario, credentials: object, resultFile: string): Figures {
 	const jest = require.resolve('jest/bin/jest');
@@ -269,7 +249,7 @@ if (child.scenario) {
 	});
 } else {
 	test('upload of a 50 MB file: node (in-memory and filesystem binary) vs raw fetch', async () => {
-		const emulator = await startEmulatorProcess();
+		const emulator = await startChildEmulator();
 		const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-bench-'));
 		try {
 			// Each round runs the three scenarios in a rotated order; both node modes are paired
@@ -309,7 +289,7 @@ if (child.scenario) {
 				].join('\n'),
 			);
 		} finally {
-			emulator.process.kill();
+			await emulator.close();
 			fs.rmSync(folder, { recursive: true, force: true });
 		}
 	});

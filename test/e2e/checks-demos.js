@@ -150,7 +150,7 @@ module.exports = function registerDemoChecks(env) {
 			env.assertPublished('bdDemoChat');
 			const chat = env.examples.find((w) => w.id === 'bdDemoChat');
 			const webhookId = chat.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
-			const flowId = chat.nodes.find((n) => n.name === 'BotDojo Run Flow').parameters.flowId;
+			const flowId = chat.nodes.find((n) => n.name === 'BotDojo Run Flow').parameters.flowId.value;
 			assert.equal(flowId, 'flow_typing', 'the chat demo uses the human-pace flow');
 			const url = `${env.n8n.url}/webhook/${webhookId}/chat`;
 			const sessionId = `e2e-chat-${Date.now()}`;
