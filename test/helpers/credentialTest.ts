@@ -14,16 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { additionalData, nodeTypes, type BotDojoCredentialData } from './engine';
-import { credentialType, PACKAGE } from './nodeTypes';
-
-const NODE_NAMES = [
-	'botDojoRunFlow',
-	'botDojoCreateSession',
-	'botDojoExportRequests',
-	'botDojoUploadDocument',
-	'botDojoQueryIndex',
-	'botDojoTrigger',
-];
+import { credentialType, NODE_NAMES, PACKAGE } from './nodeTypes';
 
 /** The test function n8n picks for the credential, with the node it came from. */
 export function credentialTestFunction(): { node: string; test: ICredentialTestFunction } {

@@ -18,6 +18,16 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { BotDojoApi } from '../../credentials/BotDojoApi.credentials';
 
 export const PACKAGE = 'n8n-nodes-botdojo';
+
+/** The names of the package's six node types, without the package prefix. */
+export const NODE_NAMES = [
+	'botDojoRunFlow',
+	'botDojoCreateSession',
+	'botDojoExportRequests',
+	'botDojoUploadDocument',
+	'botDojoQueryIndex',
+	'botDojoTrigger',
+];
 const ROOT = path.resolve(__dirname, '../..');
 
 /** `dist/nodes/X/X.node.js` in package.json → the TypeScript source class X. */

@@ -6,20 +6,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
+import { fileItem } from '../uploadDocument/documents';
 import { expectInputError } from './inputError';
 
 const env = useEmulator();
 
-const file = {
-	json: {},
-	binary: {
-		data: {
-			base64: Buffer.from('content').toString('base64'),
-			fileName: 'a.txt',
-			mimeType: 'text/plain',
-		},
-	},
-};
+const file = { ...fileItem(Buffer.from('content'), 'a.txt', 'text/plain'), json: {} };
 
 const users = [
 	{

@@ -8,18 +8,11 @@ import { NodeHelpers, Workflow, deepCopy, type INode, type INodeType } from 'n8n
 
 import { nodeTypes, runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
-import { PACKAGE } from '../helpers/nodeTypes';
+import { NODE_NAMES, PACKAGE } from '../helpers/nodeTypes';
 
 const env = useEmulator();
 
-const ALL = [
-	'botDojoRunFlow',
-	'botDojoCreateSession',
-	'botDojoExportRequests',
-	'botDojoUploadDocument',
-	'botDojoQueryIndex',
-	'botDojoTrigger',
-];
+const ALL = NODE_NAMES;
 
 function nodeType(name: string): INodeType {
 	return nodeTypes.getByNameAndVersion(`${PACKAGE}.${name}`);

@@ -5,20 +5,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../helpers/emulator';
+import { fileItem } from '../uploadDocument/documents';
 import { runNode, type NodeUnderTest } from '../helpers/engine';
 
 const env = useEmulator();
 
-const fileItem = {
-	json: {},
-	binary: {
-		data: {
-			base64: Buffer.from('hello').toString('base64'),
-			fileName: 'a.txt',
-			mimeType: 'text/plain',
-		},
-	},
-};
+const textFile = { ...fileItem(Buffer.from('hello'), 'a.txt', 'text/plain'), json: {} };
 
 /** A document stored while the emulator still answers in the spec's shapes. */
 async function storedDocument(): Promise<IDataObject> {
@@ -27,7 +19,7 @@ async function storedDocument(): Promise<IDataObject> {
 			type: 'botDojoUploadDocument',
 			parameters: { operation: 'upload', logicalPath: 'docs/a.txt' } as never,
 		},
-		items: [fileItem],
+		items: [textFile],
 		credentials: env.credentials,
 	});
 	expect(error).toBeUndefined();
@@ -37,7 +29,7 @@ async function storedDocument(): Promise<IDataObject> {
 interface Row {
 	endpoint: string;
 	node: (document: IDataObject) => NodeUnderTest;
-	items?: (typeof fileItem)[];
+	items?: (typeof textFile)[];
 	expected: string;
 	got: string;
 }
@@ -119,7 +111,7 @@ const ROWS: Row[] = [
 			type: 'botDojoUploadDocument',
 			parameters: { operation: 'upload', logicalPath: 'docs/b.txt' } as never,
 		}),
-		items: [fileItem],
+		items: [textFile],
 		expected: 'an object',
 		got: 'an array',
 	},
