@@ -11,7 +11,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { failureCode, redact, serviceMessage } from './errors';
+import { failureCode, redact, serviceMessage, unreachableReason } from './errors';
 import { EXPORT_ENDPOINT } from './exportPages';
 import {
 	baseUrlProblem,
@@ -21,6 +21,7 @@ import {
 	retryWhileRateLimited,
 	unwrapResults,
 } from './request';
+import { projectFields } from './project';
 import type { FullResponse, ProjectCredentials, RetryPolicy } from './types';
 
 /** A flow id no project has: the probe's answer is an empty page, or a 404 naming it. */
@@ -43,16 +44,6 @@ class Refused extends Error {
 
 const fail = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
-function fieldsOf(credential: ICredentialsDecrypted): ProjectCredentials {
-	const data = credential.data ?? {};
-	return {
-		baseUrl: String(data.baseUrl ?? '').trim(),
-		accountId: String(data.accountId ?? '').trim(),
-		projectId: String(data.projectId ?? '').trim(),
-		apiKey: String(data.apiKey ?? ''),
-	};
-}
-
 /** What is wrong with the fields before anything could be sent, or undefined. */
 function fieldProblem(fields: ProjectCredentials): string | undefined {
 	const problem = baseUrlProblem(fields.baseUrl);
@@ -74,7 +65,7 @@ export async function botDojoApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
-	const fields = fieldsOf(credential);
+	const fields = projectFields(credential.data ?? {});
 	const problem = fieldProblem(fields);
 	if (problem) return fail(problem);
 
@@ -165,9 +156,8 @@ function refusedAnswer(
 function unreachable(error: unknown, fields: ProjectCredentials): INodeCredentialTestResult {
 	const code = failureCode(error);
 	const where = `Base URL: could not reach BotDojo at ${fields.baseUrl}`;
-	if (code === 'ECONNREFUSED') return fail(`${where}: the connection was refused.`);
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-		return fail(`${where}: the host name was not found.`);
+	const reason = unreachableReason(code);
+	if (reason) return fail(`${where}: ${reason}.`);
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT')
 		return fail(`${where}: it did not answer within 30 s.`);
 	const raw = (error as Error)?.message ?? String(error);

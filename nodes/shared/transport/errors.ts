@@ -209,12 +209,9 @@ export function transportError(
 	} else if (code === 'ERR_CANCELED' || /aborted|cancel/i.test(raw)) {
 		// "canceled": n8n marks a stopped execution as canceled only with this spelling.
 		message = 'The request to BotDojo was canceled';
-	} else if (code === 'ECONNREFUSED') {
-		message = `Could not reach BotDojo at ${credentials.baseUrl}: the connection was refused`;
+	} else if (unreachableReason(code)) {
+		message = `Could not reach BotDojo at ${credentials.baseUrl}: ${unreachableReason(code)}`;
 		safeToRetry = true; // nothing was sent
-	} else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-		message = `Could not reach BotDojo at ${credentials.baseUrl}: the host name was not found`;
-		safeToRetry = true;
 	} else {
 		message = `The connection to BotDojo failed: ${raw}`;
 	}
@@ -224,6 +221,13 @@ export function transportError(
 		description: `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}.${settings.repeatable === false ? ` ${retryAdvice(safeToRetry)}` : ''}`,
 		itemIndex: settings.itemIndex,
 	});
+}
+
+/** Why the host could not be reached before anything was sent, or undefined for other failures. */
+export function unreachableReason(code: string): string | undefined {
+	if (code === 'ECONNREFUSED') return 'the connection was refused';
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found';
+	return undefined;
 }
 
 /** n8n's helper wraps network errors: the system code is on the error, its cause, or httpCode. */

@@ -27,12 +27,7 @@ function readOnce(ctx: BotDojoContext): Promise<CredentialOfRun> {
 	let pending = credentialOfRun.get(ctx);
 	if (!pending) {
 		pending = ctx.getCredentials(CREDENTIAL_TYPE).then((data: ICredentialDataDecryptedObject) => {
-			const fields: ProjectCredentials = {
-				baseUrl: String(data.baseUrl ?? '').trim(),
-				accountId: String(data.accountId ?? '').trim(),
-				projectId: String(data.projectId ?? '').trim(),
-				apiKey: String(data.apiKey ?? ''),
-			};
+			const fields = projectFields(data);
 			const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 			const credentialsDecrypted = { id: id ?? '', name: name ?? '', type: CREDENTIAL_TYPE, data };
 			return {
@@ -64,6 +59,16 @@ export async function readCredentialOfRun(
 		);
 	}
 	return credential;
+}
+
+/** The credential's fields as the transport uses them: ids and Base URL trimmed, the key as typed. */
+export function projectFields(data: ICredentialDataDecryptedObject): ProjectCredentials {
+	return {
+		baseUrl: String(data.baseUrl ?? '').trim(),
+		accountId: String(data.accountId ?? '').trim(),
+		projectId: String(data.projectId ?? '').trim(),
+		apiKey: String(data.apiKey ?? ''),
+	};
 }
 
 /** The credential's fields, with a Base URL that is checked before anything is sent. */
