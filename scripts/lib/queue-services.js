@@ -5,6 +5,7 @@
  * to run as root, so as root its commands run as the `postgres` user (data dir owned by it).
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 
@@ -86,10 +87,25 @@ async function startRedis(dir) {
 	return { port, stop: redis.stop };
 }
 
+/**
+ * Where PostgreSQL's data can live: under `dir` when the `postgres` user can reach it, otherwise
+ * (a checkout inside a mode-0700 folder such as `mktemp -d`'s) a fresh folder under the system
+ * temp dir, removed again on stop.
+ */
+function postgresHome(dir) {
+	if (!IS_ROOT || spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dir]).status === 0) {
+		return { home: dir, remove: () => {} };
+	}
+	const home = fs.mkdtempSync(path.join(os.tmpdir(), 'botdojo-queue-pg-'));
+	fs.chmodSync(home, 0o755);
+	return { home, remove: () => fs.rmSync(home, { recursive: true, force: true }) };
+}
+
 async function startPostgres(dir) {
 	const port = await freePort();
-	const dataDir = path.join(dir, 'pg');
-	const logFile = path.join(dir, 'postgres.log');
+	const { home, remove } = postgresHome(dir);
+	const dataDir = path.join(home, 'pg');
+	const logFile = path.join(home, 'postgres.log');
 	fs.mkdirSync(dataDir, { recursive: true });
 	fs.writeFileSync(logFile, '');
 	if (IS_ROOT) runOrThrow('chown', ['-R', 'postgres:postgres', dataDir, logFile]);
@@ -125,7 +141,11 @@ async function startPostgres(dir) {
 			sql,
 		]);
 	psql('CREATE DATABASE n8n');
-	return { port, database: 'n8n', user: 'postgres', psql, stop: server.stop };
+	const stop = async (keep = false) => {
+		await server.stop();
+		if (!keep) remove();
+	};
+	return { port, database: 'n8n', user: 'postgres', psql, logFile, stop };
 }
 
 /** Starts Redis and PostgreSQL in a fresh folder under `.queue-local/`. */
@@ -142,7 +162,7 @@ async function startQueueServices(log = console.log) {
 		redis,
 		postgres,
 		stop: async (keep = false) => {
-			await Promise.all([redis.stop(), postgres.stop()]);
+			await Promise.all([redis.stop(), postgres.stop(keep)]);
 			if (!keep) fs.rmSync(dir, { recursive: true, force: true });
 		},
 	};
