@@ -1,25 +1,70 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- benchmark code: runs in jest, never in n8n; it prints its figures */
 /**
  * Many items at once (issue 10 §3): 200 items against a 50 ms flow (flow_delay50), through
- * BotDojo Run Flow in n8n's engine at concurrency 10 vs one at a time, and the same with raw
- * `http` requests for reference; the emulator runs in a child process, so the process CPU
- * measured is the client's (engine + node) alone. Alternating rounds on the shared harness.
+ * BotDojo Run Flow in n8n's engine at concurrency 10 vs one at a time. Two references run the
+ * same pairs: n8n's floor (a bare node that only evaluates the message and calls n8n's
+ * authenticated request helper, which every community node must use) and raw `http` requests.
+ * The emulator runs in a child process, so the process CPU measured is the client's (engine +
+ * node) alone. Alternating rounds on the shared harness.
  */
 import * as http from 'node:http';
+import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
+import { runPool } from '../nodes/shared/execution/pool';
 import { runNode, type BotDojoCredentialData } from '../test/helpers/engine';
+import { nodeTypes, PACKAGE } from '../test/helpers/nodeTypes';
 import { alternate, machine, report, startChildEmulator, type Sample } from './lib';
 
 const ITEMS = Number(process.env.ITEMS ?? 200);
 const CONCURRENCY = 10;
 const FLOW = 'flow_delay50';
 
-async function throughNode(credentials: BotDojoCredentialData, concurrency: number) {
+/** The least any node pays per item in n8n: one expression and one authenticated request. */
+class HelperFloor implements INodeType {
+	description = {
+		displayName: 'Helper floor',
+		name: 'helperFloor',
+		group: ['transform'],
+		version: 1,
+		description: 'Benchmark reference',
+		defaults: { name: 'Helper floor' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: 'botDojoApi', required: true }],
+		properties: [
+			{ displayName: 'Message', name: 'message', type: 'string', default: '' },
+			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
+		],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const { baseUrl, accountId, projectId } = await this.getCredentials('botDojoApi');
+		const url = `${baseUrl}/accounts/${accountId}/projects/${projectId}/flows/${FLOW}/run`;
+		const concurrency = this.getNodeParameter('concurrency', 0) as number;
+		const out = await runPool(this.getInputData().length, concurrency, async (i) => ({
+			json: await this.helpers.httpRequestWithAuthentication.call(this, 'botDojoApi', {
+				method: 'POST',
+				url,
+				json: true,
+				body: { body: { text_input: this.getNodeParameter('message', i) }, options: {} },
+			}),
+		}));
+		return [out];
+	}
+}
+nodeTypes.register(`${PACKAGE}.helperFloor`, new HelperFloor());
+
+async function throughNode(
+	credentials: BotDojoCredentialData,
+	concurrency: number,
+	type = 'botDojoRunFlow',
+) {
 	const items = Array.from({ length: ITEMS }, (_, i) => ({ json: { q: `q${i}` } }));
+	const options = type === 'botDojoRunFlow' ? { options: { concurrency } } : { concurrency };
 	const { items: out, error } = await runNode({
 		node: {
-			type: 'botDojoRunFlow',
-			parameters: { flowId: FLOW, message: '={{ $json.q }}', options: { concurrency } } as never,
+			type,
+			parameters: { flowId: FLOW, message: '={{ $json.q }}', ...options } as never,
 		},
 		credentials: { main: credentials },
 		items,
@@ -81,12 +126,17 @@ test(`${ITEMS} items against a 50 ms flow: concurrency ${CONCURRENCY} vs one at 
 			() => throughNode(emulator.credentials, 1),
 			{ between: reset },
 		);
+		const floor = await alternate(
+			() => throughNode(emulator.credentials, CONCURRENCY, 'helperFloor'),
+			() => throughNode(emulator.credentials, 1, 'helperFloor'),
+			{ between: reset },
+		);
 		const raw = await alternate(
 			() => rawLoop(emulator.credentials, CONCURRENCY),
 			() => rawLoop(emulator.credentials, 1),
 			{ between: reset },
 		);
-		for (const pair of [...node, ...raw]) {
+		for (const pair of [...node, ...floor, ...raw]) {
 			if (pair.candidate.counts.complete !== ITEMS || pair.baseline.counts.complete !== ITEMS) {
 				throw new Error('a run lost items');
 			}
@@ -96,6 +146,11 @@ test(`${ITEMS} items against a 50 ms flow: concurrency ${CONCURRENCY} vs one at 
 			[
 				machine(),
 				report(`BotDojo Run Flow, ${ITEMS} items, ${FLOW}`, node, { names, figures }),
+				'',
+				report(`n8n's floor: message expression + httpRequestWithAuthentication, ${ITEMS} items`, floor, {
+					names,
+					figures,
+				}),
 				'',
 				report(`Raw http requests, ${ITEMS} items, ${FLOW}`, raw, { names, figures }),
 				`Target: node wall ratio concurrency ${CONCURRENCY} ÷ one at a time ≤ 0.125.`,

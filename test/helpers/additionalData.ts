@@ -27,6 +27,9 @@ export interface BotDojoCredentialData {
 	apiKey: string;
 }
 
+/** How often a credential was fetched and decrypted (in n8n: a database read each). */
+export const credentialReads = { count: 0 };
+
 /** Credentials by id, as n8n's credentials store would hand them out decrypted. */
 class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {
@@ -81,6 +84,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = this.store[nodeCredentials.id ?? ''];
 		if (!data) throw new Error(`No credential ${nodeCredentials.id}`);
+		credentialReads.count++;
 		return { ...data };
 	}
 

@@ -1,4 +1,5 @@
 /** BotDojo Run Flow: several items, at once or one by one; Continue On Fail. */
+import { credentialReads } from '../helpers/additionalData';
 import { useEmulator } from '../helpers/emulator';
 import { message, runBodies, runFlow } from '../helpers/runFlow';
 
@@ -44,6 +45,23 @@ describe('BotDojo Run Flow: concurrency', () => {
 		const atOnce = mostAtOnce();
 		expect(atOnce).toBeGreaterThan(1);
 		expect(atOnce).toBeLessThanOrEqual(4);
+	});
+
+	it.each([
+		['streamed', true],
+		['blocking', false],
+	])('%s runs read the credential once per execution, not once per request', async (_n, streaming) => {
+		const before = credentialReads.count;
+		const { items, error } = await runFlow(env, {
+			parameters: message('flow_delay50', '={{ $json.q }}', {
+				options: { concurrency: 4, streaming },
+			}),
+			items: questions,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(8);
+		expect(env.emu.requestsTo('run')).toHaveLength(8);
+		expect(credentialReads.count - before).toBe(1);
 	});
 
 	it('runs one item at a time by default', async () => {

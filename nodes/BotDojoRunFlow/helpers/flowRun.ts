@@ -14,6 +14,7 @@ import {
 	runFlowRequest,
 	runStreamError,
 	shapeOf,
+	TIMER_NOT_NEEDED,
 	unexpectedRunAnswer,
 	type RequestSettings,
 } from '../../shared/transport';
@@ -110,7 +111,7 @@ async function request(
 		}
 		throw asNodeError(ctx, error, itemIndex);
 	} finally {
-		stopTimer?.abort();
+		stopTimer?.abort(TIMER_NOT_NEEDED);
 	}
 
 	const body = response.body;

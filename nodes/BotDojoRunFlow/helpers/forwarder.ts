@@ -8,18 +8,25 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 type ChunkType = 'begin' | 'item' | 'end' | 'error';
 
+/** Answered once per node execution: `getNode()` copies the whole node on every call. */
+const forwardingOfRun = new WeakMap<IExecuteFunctions, boolean>();
+
 /**
  * Feature-detected: older n8n versions have neither isStreaming nor sendChunk. Never as an AI
  * Agent's tool (n8n runs it as the type `…Tool`): the agent writes the chat, its tools must not.
  */
 export function canForward(ctx: IExecuteFunctions): boolean {
-	const streaming = ctx as Partial<Pick<IExecuteFunctions, 'isStreaming' | 'sendChunk'>>;
-	return (
-		!ctx.getNode?.()?.type?.endsWith('Tool') &&
-		typeof streaming.isStreaming === 'function' &&
-		typeof streaming.sendChunk === 'function' &&
-		streaming.isStreaming.call(ctx) === true
-	);
+	let answer = forwardingOfRun.get(ctx);
+	if (answer === undefined) {
+		const streaming = ctx as Partial<Pick<IExecuteFunctions, 'isStreaming' | 'sendChunk'>>;
+		answer =
+			!ctx.getNode?.()?.type?.endsWith('Tool') &&
+			typeof streaming.isStreaming === 'function' &&
+			typeof streaming.sendChunk === 'function' &&
+			streaming.isStreaming.call(ctx) === true;
+		forwardingOfRun.set(ctx, answer);
+	}
+	return answer;
 }
 
 export class TokenForwarder {

@@ -17,6 +17,12 @@ export type NdjsonFailure =
 	| 'dropped'
 	| 'cancelled';
 
+/**
+ * The reason given when a timer's signal is aborted because its wait is no longer needed: one
+ * shared value, as `abort()` without a reason builds a new DOMException (with its stack) each time.
+ */
+export const TIMER_NOT_NEEDED = new Error('The wait was no longer needed');
+
 /** A stream that could not be read to its final line; `events` counts what had arrived. */
 export class NdjsonStreamError extends Error {
 	constructor(
@@ -146,7 +152,7 @@ export async function readNdjsonStream(
 		if (failure.kind !== 'dropped') options.stopSource(failure);
 		throw failure;
 	} finally {
-		watchdogDone.abort();
+		watchdogDone.abort(TIMER_NOT_NEEDED);
 		cancelSignal?.removeEventListener('abort', onCancel);
 	}
 	if (stopReason) throw stopReason;

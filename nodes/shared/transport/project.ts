@@ -23,7 +23,21 @@ interface CredentialOfRun {
 /** One read per node execution (one context object), not one or two per request. */
 const credentialOfRun = new WeakMap<object, Promise<CredentialOfRun>>();
 
-function readOnce(ctx: BotDojoContext): Promise<CredentialOfRun> {
+/** Contexts derived from an execution's context (see `withCancelSignal`) → that context. */
+const executionOf = new WeakMap<object, BotDojoContext>();
+
+/**
+ * The execution's context with `getExecutionCancelSignal` answering `signal`: n8n's request
+ * helper replaces a request's own signal by that one. It shares the execution's credential read.
+ */
+export function withCancelSignal<T extends BotDojoContext>(ctx: T, signal: AbortSignal): T {
+	const derived = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
+	executionOf.set(derived, executionOf.get(ctx) ?? ctx);
+	return derived;
+}
+
+function readOnce(derived: BotDojoContext): Promise<CredentialOfRun> {
+	const ctx = executionOf.get(derived) ?? derived;
 	let pending = credentialOfRun.get(ctx);
 	if (!pending) {
 		pending = ctx.getCredentials(CREDENTIAL_TYPE).then((data: ICredentialDataDecryptedObject) => {

@@ -10,6 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { retryAdvice, serviceMessage } from './errors';
+import { withCancelSignal } from './project';
 import {
 	sendWithRetries,
 	type BotDojoContext,
@@ -31,9 +32,7 @@ export async function runFlowRequest(
 	stream: boolean,
 ): Promise<FullResponse> {
 	const signal = settings.abortSignal;
-	const ctx: IExecuteFunctions = signal
-		? Object.create(this, { getExecutionCancelSignal: { value: () => signal } })
-		: this;
+	const ctx = signal ? withCancelSignal(this, signal) : this;
 	return await sendWithRetries.call(
 		ctx,
 		'POST',
