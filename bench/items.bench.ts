@@ -147,10 +147,14 @@ test(`${ITEMS} items against a 50 ms flow: concurrency ${CONCURRENCY} vs one at 
 				machine(),
 				report(`BotDojo Run Flow, ${ITEMS} items, ${FLOW}`, node, { names, figures }),
 				'',
-				report(`n8n's floor: message expression + httpRequestWithAuthentication, ${ITEMS} items`, floor, {
-					names,
-					figures,
-				}),
+				report(
+					`n8n's floor: message expression + httpRequestWithAuthentication, ${ITEMS} items`,
+					floor,
+					{
+						names,
+						figures,
+					},
+				),
 				'',
 				report(`Raw http requests, ${ITEMS} items, ${FLOW}`, raw, { names, figures }),
 				`Target: node wall ratio concurrency ${CONCURRENCY} ÷ one at a time ≤ 0.125.`,

@@ -19,6 +19,7 @@ const STREAM_FAULTS = [
 	'big-stream',
 	'split-utf8',
 	'huge-line',
+	'whole-answer',
 ];
 const EXPORT_FAULTS = ['same-cursor', 'empty-page'];
 /** Refusals of a run's `flow_session_id`, consumed only by a run that names a session. */

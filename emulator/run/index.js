@@ -3,6 +3,7 @@
  * POST .../flows/{flow_id}/run: load the request, start the record, then answer blocking (the
  * record) or streamed (NDJSON events, then the record).
  */
+const { findFault } = require('../faults');
 const { mismatched, newId, sendJson, sleep } = require('../util');
 const { legacyStep, finishedRealStep } = require('../steps');
 const { loadRun } = require('./request');
@@ -20,7 +21,10 @@ async function handleRun(ctx, req, res, flowId, payload) {
 	const plan = loadRun(ctx, req, flowId, payload);
 	const startMs = Date.now();
 	const rec = startRecord(ctx, plan, startMs);
-	if (plan.stream === 'http') return streamRun(ctx, res, plan, rec, startMs);
+	// The fault 'whole-answer': a server that ignores `stream` and answers the whole record.
+	if (plan.stream === 'http' && !findFault(plan.faults, 'whole-answer')) {
+		return streamRun(ctx, res, plan, rec, startMs);
+	}
 
 	if (plan.delayMs) await sleep(ctx, plan.delayMs);
 	rec.aiMessage.steps = plan.tools.map((tool) =>

@@ -31,6 +31,18 @@ describe('faults', () => {
 		]);
 	});
 
+	it('whole-answer: a streamed run is answered with the whole record as JSON', async () => {
+		const r = await post(
+			'/flows/flow_echo/run',
+			{ body: { text_input: 'a b' }, options: { stream: 'http' } },
+			{ headers: { 'X-Emulator-Fault': 'whole-answer' } },
+		);
+		expect(r.status).toBe(200);
+		expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+		expect(r.json.status).toBe('complete');
+		expect(r.json.requestParams.stream).toBe('http');
+	});
+
 	it('drop, malformed, no-final, token-delay, big-stream, huge-line', async () => {
 		const drop = await streamRun(
 			'flow_echo',

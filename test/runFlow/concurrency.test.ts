@@ -50,19 +50,22 @@ describe('BotDojo Run Flow: concurrency', () => {
 	it.each([
 		['streamed', true],
 		['blocking', false],
-	])('%s runs read the credential once per execution, not once per request', async (_n, streaming) => {
-		const before = credentialReads.count;
-		const { items, error } = await runFlow(env, {
-			parameters: message('flow_delay50', '={{ $json.q }}', {
-				options: { concurrency: 4, streaming },
-			}),
-			items: questions,
-		});
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(8);
-		expect(env.emu.requestsTo('run')).toHaveLength(8);
-		expect(credentialReads.count - before).toBe(1);
-	});
+	])(
+		'%s runs read the credential once per execution, not once per request',
+		async (_n, streaming) => {
+			const before = credentialReads.count;
+			const { items, error } = await runFlow(env, {
+				parameters: message('flow_delay50', '={{ $json.q }}', {
+					options: { concurrency: 4, streaming },
+				}),
+				items: questions,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(8);
+			expect(env.emu.requestsTo('run')).toHaveLength(8);
+			expect(credentialReads.count - before).toBe(1);
+		},
+	);
 
 	it('runs one item at a time by default', async () => {
 		await runFlow(env, {

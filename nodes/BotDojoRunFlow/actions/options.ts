@@ -262,7 +262,7 @@ function rareOptions(): INodeProperties[] {
 			typeOptions: { minValue: 1, maxValue: 1024 },
 			default: 16,
 			description:
-				'Largest single event accepted from a stream; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice.',
+				'Largest single event accepted from a stream; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice; an answer sent whole may be three times this size.',
 		},
 		{
 			displayName: 'Advanced: Message Property',

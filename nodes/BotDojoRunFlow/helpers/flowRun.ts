@@ -9,6 +9,7 @@ import { asNodeError } from '../../shared/itemErrors';
 import {
 	flowReportedError,
 	isReadable,
+	LongLine,
 	NdjsonStreamError,
 	readNdjsonStream,
 	runFlowRequest,
@@ -178,7 +179,12 @@ function isPlainJson(headers: Record<string, unknown> | undefined): boolean {
 	return /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
 }
 
-/** A whole (non-streamed) answer: a flow request record, maybe still as text or a stream. */
+/**
+ * A whole (non-streamed) answer: a flow request record, maybe still as text or a stream (a
+ * streamed run that BotDojo answered whole). A stream is parsed as it arrives (LongLine: its
+ * long strings are not held twice) and may be three times Largest Stream Line, as the record
+ * carries the answer twice.
+ */
 async function readRecord(
 	ctx: IExecuteFunctions,
 	body: unknown,
@@ -188,19 +194,26 @@ async function readRecord(
 	let answer = body;
 	if (isReadable(answer)) {
 		const decoder = new TextDecoder('utf-8');
-		const parts: string[] = [];
+		const line = new LongLine();
+		const limit = 3 * options.maxLineChars;
+		let head = '';
 		let length = 0;
 		for await (const chunk of answer) {
 			const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
 			length += text.length;
-			if (length > options.maxLineChars) {
-				const what = `an answer longer than ${options.maxLineChars} characters`;
-				throw unexpectedRunAnswer(ctx, what, settings);
+			if (length > limit) {
+				const message = `BotDojo's whole answer is longer than ${limit} characters (three times Advanced: Largest Stream Line) and was refused rather than held in memory`;
+				throw runStreamError(ctx, { kind: 'oversize', message, events: 0 }, settings);
 			}
-			parts.push(text);
+			if (head.length < 200) head += text.slice(0, 200 - head.length);
+			line.write(text);
 		}
-		parts.push(decoder.decode());
-		answer = parts.join('');
+		line.write(decoder.decode());
+		try {
+			answer = line.end();
+		} catch {
+			throw unexpectedRunAnswer(ctx, `text that is not JSON: ${head}`, settings);
+		}
 	}
 	if (typeof answer === 'string') {
 		const text = answer;

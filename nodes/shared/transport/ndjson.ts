@@ -7,6 +7,7 @@ import { sleep } from 'n8n-workflow';
 import { LineFault, NdjsonLines } from './ndjsonLines';
 
 export { DEFAULT_MAX_LINE_CHARS, NdjsonLines } from './ndjsonLines';
+export { LongLine } from './longLine';
 
 export type NdjsonFailure =
 	| 'malformed'
