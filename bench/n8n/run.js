@@ -6,7 +6,7 @@
  * and peak RSS are read from /proc around each call. Variants alternate within each round.
  *
  * Environment: BENCH_ROUNDS (5), BENCH_SMALL_TOKENS (50000), BENCH_LARGE_TOKENS (1000000; 0 skips),
- * BENCH_LARGE_ROUNDS (BENCH_ROUNDS), BENCH_EXPORT_RECORDS (20000), BENCH_LARGE_MAX_LINE_MIB (64:
+ * BENCH_LARGE_ROUNDS (BENCH_ROUNDS), BENCH_EXPORT_RECORDS (20000), BENCH_LARGE_MAX_LINE_MIB (0:
  * Run Flow's Max Line Size at 1M tokens; 0 keeps the default), BENCH_ONLY (tokens,large,stream,
  * export, items: comma-separated phases), BENCH_ITEMS (200).
  */
@@ -27,7 +27,7 @@ const SMALL = env('BENCH_SMALL_TOKENS', 50_000);
 const LARGE = env('BENCH_LARGE_TOKENS', 1_000_000);
 const LARGE_ROUNDS = env('BENCH_LARGE_ROUNDS', ROUNDS);
 const RECORDS = env('BENCH_EXPORT_RECORDS', 20_000);
-const MAX_LINE_MIB = env('BENCH_LARGE_MAX_LINE_MIB', 64);
+const MAX_LINE_MIB = env('BENCH_LARGE_MAX_LINE_MIB', 0);
 const ITEMS = env('BENCH_ITEMS', 200);
 const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items').split(',');
 const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
@@ -216,7 +216,8 @@ async function exportPhase(ctx) {
 
 /**
  * Many items (issue 10 §3): Run Flow over ITEMS items of a 50 ms flow, 10 at once and one at a
- * time, and the workflow without Run Flow, whose CPU is taken off to give Run Flow's per item.
+ * time, n8n's HTTP Request node (every item's request at once: n8n's own node has no concurrency
+ * bound), and the workflow without Run Flow, whose CPU is taken off to give the per item figure.
  */
 async function itemsPhase(ctx) {
 	const complete = (result) => {
@@ -226,9 +227,14 @@ async function itemsPhase(ctx) {
 		'items only (Set + Split Out)': () => measure(ctx, 'items-only', {}),
 		'Run Flow, one at a time': () => measure(ctx, 'items-c1', {}, complete),
 		'Run Flow, concurrency 10': () => measure(ctx, 'items-c10', {}, complete),
+		'HTTP Request, every item at once': () => measure(ctx, 'items-http', {}, complete),
 	});
 	const only = results['items only (Set + Split Out)'];
-	for (const name of ['Run Flow, one at a time', 'Run Flow, concurrency 10']) {
+	for (const name of [
+		'Run Flow, one at a time',
+		'Run Flow, concurrency 10',
+		'HTTP Request, every item at once',
+	]) {
 		results[name].forEach((row, i) => {
 			row.cpuPerItemMs = (row.cpuMs - (only[i].cpuMs ?? 0)) / ITEMS;
 		});
@@ -245,7 +251,7 @@ async function main() {
 	const ctx = await setup();
 	log('warm-up: each small workflow once');
 	const warmUps = ['http-small', 'runflow-small', 'stream-forward', 'stream-noforward'];
-	if (ONLY.includes('items')) warmUps.push('items-only', 'items-c10');
+	if (ONLY.includes('items')) warmUps.push('items-only', 'items-c10', 'items-http');
 	for (const key of warmUps)
 		await measure(ctx, key, key.startsWith('stream') ? { stream: true, nodeName: 'BotDojo Run Flow' } : {});
 	const tables = [];

@@ -77,12 +77,13 @@ function httpRequestNode(target, endpoint, body, options = {}) {
 		headerParameters: { parameters: [{ name: 'Authorization', value: target.apiKey }] },
 		sendBody: true,
 		specifyBody: 'json',
-		jsonBody: JSON.stringify(body),
+		jsonBody: typeof body === 'string' ? body : JSON.stringify(body),
 		options,
 	});
 }
 
-/** Every workflow, by key; `path` is its webhook path. `runFlowOptions` sets Run Flow's options. */
+/** Every workflow, by key; `path` is its webhook path. `runFlowOptions` sets Run Flow's options.
+ *  `body` of httpRequestNode: an object sent as JSON, or a string as is (an expression). */
 function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions, items = 200 }) {
 	const list = {};
 	const add = (key, nodes) => {
@@ -132,7 +133,8 @@ function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions,
 		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'results', options: {} }),
 	]);
 	// Many items (issue 10 §3): ITEMS questions made by a Set node and split into items, then
-	// Run Flow on a 50 ms flow one at a time and 10 at once; the items alone for reference.
+	// Run Flow on a 50 ms flow one at a time and 10 at once; the items alone, and n8n's HTTP
+	// Request node (which sends every item's request at once, unbounded), for reference.
 	const questions = () => [
 		node('Questions', 'n8n-nodes-base.set', 3.4, {
 			mode: 'raw',
@@ -152,6 +154,14 @@ function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions,
 	add('items-only', questions());
 	add('items-c1', [...questions(), runEach(1)]);
 	add('items-c10', [...questions(), runEach(10)]);
+	add('items-http', [
+		...questions(),
+		httpRequestNode(
+			target,
+			'flows/flow_delay50/run',
+			'={{ JSON.stringify({ body: { text_input: $json.q } }) }}',
+		),
+	]);
 	return list;
 }
 
