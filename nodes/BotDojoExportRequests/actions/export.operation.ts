@@ -150,13 +150,15 @@ export const operation: Operation<Prepared> = {
 	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
 		const { query, includeCursor, simplify } = prepared;
 		const output: INodeExecutionData[] = [];
+		// One pairedItem object for all records, as n8n's constructExecutionMetaData shares it.
+		const pairedItem = { item: itemIndex };
 		let resumeCursor: string | undefined;
 		let hasMore = false;
 		for await (const page of exportPages.call(this, query, itemIndex)) {
 			// Raw records go out as parsed, without copies: exports can hold hundreds of thousands.
 			for (const record of page.records) {
 				const json = simplify ? simplifyFlowRequest(record) : record;
-				output.push({ json, pairedItem: { item: itemIndex } });
+				output.push({ json, pairedItem });
 			}
 			resumeCursor = page.nextCursor ?? page.afterCursor;
 			hasMore = page.hasMore;

@@ -103,7 +103,9 @@ function toOutputItems(
 	const list: unknown[] = Array.isArray(records) ? records : [records];
 	if (list.length === 0) return [];
 	if (!isExecutionItem(list[0])) {
-		return list.map((record) => ({ json: record as IDataObject, pairedItem: { item: itemIndex } }));
+		// One pairedItem object for all, as n8n's constructExecutionMetaData shares its itemData.
+		const pairedItem = { item: itemIndex };
+		return list.map((record) => ({ json: record as IDataObject, pairedItem }));
 	}
 	const items = list as INodeExecutionData[];
 	for (const item of items) item.pairedItem ??= { item: itemIndex };
