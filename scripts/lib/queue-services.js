@@ -145,7 +145,7 @@ async function startPostgres(dir) {
 		await server.stop();
 		if (!keep) remove();
 	};
-	return { port, database: 'n8n', user: 'postgres', psql, logFile, stop };
+	return { port, database: 'n8n', user: 'postgres', psql, stop };
 }
 
 /** Starts Redis and PostgreSQL in a fresh folder under `.queue-local/`. */

@@ -2,7 +2,6 @@ import {
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
@@ -149,24 +148,21 @@ export const operation: Operation<Prepared> = {
 	},
 	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
 		const { query, includeCursor, simplify } = prepared;
-		const output: INodeExecutionData[] = [];
-		// One pairedItem object for all records, as n8n's constructExecutionMetaData shares it.
-		const pairedItem = { item: itemIndex };
+		const output: IDataObject[] = [];
 		let resumeCursor: string | undefined;
 		let hasMore = false;
 		for await (const page of exportPages.call(this, query, itemIndex)) {
 			// Raw records go out as parsed, without copies: exports can hold hundreds of thousands.
-			for (const record of page.records) {
-				const json = simplify ? simplifyFlowRequest(record) : record;
-				output.push({ json, pairedItem });
-			}
+			// The runner makes them items.
+			for (const record of page.records)
+				output.push(simplify ? simplifyFlowRequest(record) : record);
 			resumeCursor = page.nextCursor ?? page.afterCursor;
 			hasMore = page.hasMore;
 		}
 		const last = output.at(-1);
 		if (includeCursor && last) {
-			last.json._cursor = resumeCursor ?? null;
-			last.json._hasMore = hasMore;
+			last._cursor = resumeCursor ?? null;
+			last._hasMore = hasMore;
 		}
 		return output;
 	},

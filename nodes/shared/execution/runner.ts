@@ -102,12 +102,12 @@ function toOutputItems(
 ): INodeExecutionData[] {
 	const list: unknown[] = Array.isArray(records) ? records : [records];
 	if (list.length === 0) return [];
+	// One pairedItem object for all, as n8n's constructExecutionMetaData shares its itemData.
+	const pairedItem = { item: itemIndex };
 	if (!isExecutionItem(list[0])) {
-		// One pairedItem object for all, as n8n's constructExecutionMetaData shares its itemData.
-		const pairedItem = { item: itemIndex };
 		return list.map((record) => ({ json: record as IDataObject, pairedItem }));
 	}
 	const items = list as INodeExecutionData[];
-	for (const item of items) item.pairedItem ??= { item: itemIndex };
+	for (const item of items) item.pairedItem ??= pairedItem;
 	return items;
 }

@@ -202,6 +202,7 @@ export function transportError(
 	const code = failureCode(error);
 	const raw = redact((error as Error)?.message ?? String(error), credentials.apiKey);
 	const repeatable = waiting || settings.repeatable !== false;
+	const unreachable = unreachableReason(code);
 	let message: string;
 	let safeToRetry = repeatable;
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
@@ -209,8 +210,8 @@ export function transportError(
 	} else if (code === 'ERR_CANCELED' || /aborted|cancel/i.test(raw)) {
 		// "canceled": n8n marks a stopped execution as canceled only with this spelling.
 		message = 'The request to BotDojo was canceled';
-	} else if (unreachableReason(code)) {
-		message = `Could not reach BotDojo at ${credentials.baseUrl}: ${unreachableReason(code)}`;
+	} else if (unreachable) {
+		message = `Could not reach BotDojo at ${credentials.baseUrl}: ${unreachable}`;
 		safeToRetry = true; // nothing was sent
 	} else {
 		message = `The connection to BotDojo failed: ${raw}`;
