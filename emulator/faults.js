@@ -9,7 +9,8 @@
  * @typedef {Fault & { endpoint: string | null, times: number }} ArmedFault
  */
 
-const STATUS_FAULTS = ['429', '500', '503'];
+/** 400/413/414/431: what a proxy answers when the request never reached the flow. */
+const STATUS_FAULTS = ['400', '413', '414', '429', '431', '500', '503'];
 const STREAM_FAULTS = [
 	'drop',
 	'malformed',
@@ -24,7 +25,21 @@ const STREAM_FAULTS = [
 const EXPORT_FAULTS = ['same-cursor', 'empty-page'];
 /** Refusals of a run's `flow_session_id`, consumed only by a run that names a session. */
 const SESSION_FAULTS = ['session-error'];
-const ALL_FAULTS = [...STATUS_FAULTS, ...STREAM_FAULTS, ...EXPORT_FAULTS, ...SESSION_FAULTS];
+/** A hostile service (hostile.js): the key quoted back; signed links and redirects elsewhere. */
+const HOSTILE_FAULTS = [
+	'echo-key',
+	'echo-key-answer',
+	'echo-key-stream',
+	'link-elsewhere',
+	'redirect',
+];
+const ALL_FAULTS = [
+	...STATUS_FAULTS,
+	...STREAM_FAULTS,
+	...EXPORT_FAULTS,
+	...SESSION_FAULTS,
+	...HOSTILE_FAULTS,
+];
 
 const ENDPOINTS = [
 	'run',

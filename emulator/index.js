@@ -164,8 +164,13 @@ async function startEmulator(options = {}) {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	server.on('clientError', (_err, socket) => {
-		if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+	server.on('clientError', (err, socket) => {
+		// A request line or headers over Node's limit: 431, as Node itself would answer.
+		const status =
+			/** @type {any} */ (err).code === 'HPE_HEADER_OVERFLOW'
+				? '431 Request Header Fields Too Large'
+				: '400 Bad Request';
+		if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
 		else socket.destroy();
 	});
 

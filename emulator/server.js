@@ -7,7 +7,6 @@ const {
 	badRequest,
 	notFound,
 	sendJson,
-	sendError,
 	readBody,
 	isPlainObject,
 	mismatched,
@@ -20,11 +19,22 @@ const {
 	retryAfterHeader,
 } = require('./faults');
 const { handleRun } = require('./run');
+const { answerKeyFault, redirectDownload, rewriteLink, sendErrorQuoting } = require('./hostile');
 const { authenticate } = require('./auth');
 const { createSession } = require('./sessions');
 const { exportPage, loadByFlowSession } = require('./flowRequests');
 
 const API_PREFIX = /^\/api\/v1\/accounts\/([^/]+)\/projects\/([^/]+)\/(.+)$/;
+
+/** @type {Record<number, string>} The status faults' messages. */
+const STATUS_MESSAGES = {
+	400: 'Bad request',
+	413: 'Payload too large',
+	414: 'URI too long',
+	429: 'Too many requests: rate limit exceeded',
+	431: 'Request header fields too large',
+	503: 'Service temporarily unavailable',
+};
 
 /** @type {Record<string, import('./types').EndpointName>} */
 const POSITIONAL_ROUTES = {
@@ -90,7 +100,7 @@ function createHandler(ctx) {
 			if (entry.status === undefined) entry.status = res.headersSent ? res.statusCode : 0;
 		});
 		handle(ctx, req, res, r, url, entry).catch((err) => {
-			if (!res.headersSent) sendError(res, err);
+			if (!res.headersSent) sendErrorQuoting(ctx, res, err);
 			else if (!res.destroyed) res.destroy();
 		});
 	};
@@ -140,6 +150,10 @@ async function handle(ctx, req, res, r, url, entry) {
 		}
 	}
 
+	// a proxy or service that quotes the key back: before the status faults, so that their
+	// error answers quote it too
+	if (await answerKeyFault(ctx, req, res, endpoint, r.flowId)) return;
+
 	// status faults (and drop for non-streaming requests) are answered before anything else
 	const isStreamRun =
 		endpoint === 'run' &&
@@ -162,16 +176,11 @@ async function handle(ctx, req, res, r, url, entry) {
 		/** @type {Record<string, string>} */
 		const headers = retryAfter === undefined ? {} : { 'Retry-After': retryAfter };
 		const status = Number(early.type);
-		const message =
-			status === 429
-				? 'Too many requests: rate limit exceeded'
-				: status === 503
-					? 'Service temporarily unavailable'
-					: 'Internal server error';
-		throw new HttpError(status, message, headers);
+		throw new HttpError(status, STATUS_MESSAGES[status] || 'Internal server error', headers);
 	}
 
 	if (endpoint === 'download') {
+		if (redirectDownload(ctx, req, res, url)) return;
 		ctx.documents.download(url, req, res);
 		return;
 	}
@@ -187,7 +196,9 @@ async function handle(ctx, req, res, r, url, entry) {
 
 	if (endpoint === 'run') return handleRun(ctx, req, res, /** @type {string} */ (flowId), payload);
 	if (endpoint === 'uploadFile') return ctx.documents.upload(upload, res);
-	return sendJson(res, 200, wrapAnswer(ctx, positionalAnswer(ctx, req, endpoint, payload)));
+	const answer = positionalAnswer(ctx, req, endpoint, payload);
+	rewriteLink(ctx, req, endpoint, answer);
+	return sendJson(res, 200, wrapAnswer(ctx, answer));
 }
 
 /**

@@ -37,6 +37,9 @@ export class BotDojoUploadDocument implements INodeType {
 		defaults: { name: 'BotDojo Upload Document' },
 		// As an AI Agent tool, only the document lookups: Upload needs a binary an agent cannot give.
 		usableAsTool: true,
+		// The signed link reads the file without a key until it expires: n8n ≥ 2.41 hides it in
+		// saved executions (older n8n ignores the field).
+		sensitiveOutputFields: ['url'],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],

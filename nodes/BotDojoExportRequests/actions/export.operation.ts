@@ -8,7 +8,12 @@ import {
 
 import { readDateParameter } from '../../shared/params/dates';
 import type { Operation } from '../../shared/execution/operation';
-import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/transport';
+import {
+	cursorProblem,
+	exportPages,
+	MAX_PAGE_SIZE,
+	type ExportQuery,
+} from '../../shared/transport';
 import { readFlowId } from '../../shared/params/flowId';
 import {
 	simplifyFlowRequest,
@@ -127,6 +132,11 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 		);
 	}
 	const startCursor = typeof options.startCursor === 'string' ? options.startCursor.trim() : '';
+	const cursorWrong = startCursor ? cursorProblem(startCursor) : undefined;
+	if (cursorWrong) {
+		const valid = 'Paste the _cursor of an earlier export (Include Cursor on), or leave it empty.';
+		throw invalidInput(place, 'Start Cursor', cursorWrong, valid);
+	}
 	return { flowId, pageSize, limit, fromDate, toDate, startCursor: startCursor || undefined };
 }
 

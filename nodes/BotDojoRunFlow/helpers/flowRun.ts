@@ -179,6 +179,10 @@ function isPlainJson(headers: Record<string, unknown> | undefined): boolean {
 	return /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
 }
 
+/** The start of a whole answer kept to quote it if it is not JSON (more than the quote: the
+ *  key is redacted before the quote is cut). */
+const HEAD_CHARS = 1000;
+
 /**
  * A whole (non-streamed) answer: a flow request record, maybe still as text or a stream (a
  * streamed run that BotDojo answered whole). A stream is parsed as it arrives (LongLine: its
@@ -205,14 +209,14 @@ async function readRecord(
 				const message = `BotDojo's whole answer is longer than ${limit} characters (three times Advanced: Largest Stream Line) and was refused rather than held in memory`;
 				throw runStreamError(ctx, { kind: 'oversize', message, events: 0 }, settings);
 			}
-			if (head.length < 200) head += text.slice(0, 200 - head.length);
+			if (head.length < HEAD_CHARS) head += text.slice(0, HEAD_CHARS - head.length);
 			line.write(text);
 		}
 		line.write(decoder.decode());
 		try {
 			answer = line.end();
 		} catch {
-			throw unexpectedRunAnswer(ctx, `text that is not JSON: ${head}`, settings);
+			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', settings, head);
 		}
 	}
 	if (typeof answer === 'string') {
@@ -220,11 +224,11 @@ async function readRecord(
 		try {
 			answer = JSON.parse(text);
 		} catch {
-			throw unexpectedRunAnswer(ctx, `text that is not JSON: ${text.slice(0, 200)}`, settings);
+			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', settings, text);
 		}
 	}
 	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-		throw unexpectedRunAnswer(ctx, `${JSON.stringify(answer)?.slice(0, 200)}`, settings);
+		throw unexpectedRunAnswer(ctx, '', settings, JSON.stringify(answer) ?? String(answer));
 	}
 	return answer as IDataObject;
 }

@@ -60,11 +60,40 @@ function isResourceLocator(value: unknown): value is INodeParameterResourceLocat
 	return value !== null && typeof value === 'object' && 'mode' in value && 'value' in value;
 }
 
-/** The id in a pasted address, or undefined when the text is not one of its kind. */
-export function idFromUrl(locator: IdLocator, text: string): string | undefined {
+/**
+ * The longest id sent. BotDojo's ids are short (e.g. 20-character document ids, 36-character
+ * UUIDs); 256 leaves room for any of them, and keeps the request line far below the 8 KiB that
+ * proxies commonly allow, which a longer id would exceed with a 431/414 that says nothing.
+ */
+export const MAX_ID_CHARS = 256;
+
+/** The id in a pasted address, or undefined when the text is not one of its kind; null when
+ *  its `%` escapes are malformed. */
+export function idFromUrl(locator: IdLocator, text: string): string | null | undefined {
 	if (!locator.url) return undefined;
 	const match = new RegExp(locator.url.pattern, 'i').exec(text);
-	return match ? decodeURIComponent(match[1]) : undefined;
+	if (!match) return undefined;
+	try {
+		return decodeURIComponent(match[1]);
+	} catch {
+		return null;
+	}
+}
+
+/** An id that would change the request's path (`.`, `..`) or its size is refused before sending. */
+function checkedId(place: InputPlace, label: string, id: string, help: string): string {
+	if (id === '.' || id === '..') {
+		throw invalidInput(place, label, `"${id}" is not an id`, help);
+	}
+	if (id.length > MAX_ID_CHARS) {
+		throw invalidInput(
+			place,
+			label,
+			`is ${id.length} characters long; ids have at most ${MAX_ID_CHARS}`,
+			help,
+		);
+	}
+	return id;
 }
 
 /**
@@ -80,11 +109,21 @@ export function requireLocatorId(
 ): string {
 	const { displayName } = locator;
 	const help = moreHelp ? `${locator.help} ${moreHelp}` : locator.help;
-	if (!isResourceLocator(value)) return requireText(place, displayName, value, help);
+	if (!isResourceLocator(value)) {
+		return checkedId(place, displayName, requireText(place, displayName, value, help), help);
+	}
 	if (value.mode === 'url' && locator.url) {
 		const label = `${displayName} (From URL)`;
 		const text = requireText(place, label, value.value, help);
 		const id = idFromUrl(locator, text);
+		if (id === null) {
+			throw invalidInput(
+				place,
+				label,
+				`"${text.slice(0, 200)}" has a malformed % escape`,
+				`Paste the address as the browser shows it (each % followed by two hex digits, e.g. %20), or choose By ID.`,
+			);
+		}
 		if (id === undefined) {
 			throw invalidInput(
 				place,
@@ -93,9 +132,14 @@ export function requireLocatorId(
 				`Paste the address of ${locator.url.of} as the browser shows it, e.g. ${locator.url.example}, or choose By ID. ${moreHelp ?? ''}`.trim(),
 			);
 		}
-		return id;
+		return checkedId(place, label, id, help);
 	}
-	const id = requireText(place, displayName, value.value, help);
+	const id = checkedId(
+		place,
+		displayName,
+		requireText(place, displayName, value.value, help),
+		help,
+	);
 	if (/[\s/]/.test(id)) {
 		const fromUrl = locator.url ? ' To paste an address, choose From URL.' : '';
 		throw invalidInput(

@@ -5,7 +5,8 @@
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
-import { positionalRequest, unwrapResults } from './request';
+import { quoteAnswer } from './redaction';
+import { knownApiKey, positionalRequest, unwrapResults } from './request';
 import type { BotDojoContext, Endpoint, RequestSettings } from './types';
 
 export type AnswerShape = 'object' | 'array' | 'string';
@@ -47,7 +48,8 @@ export function wrongAnswerError(
 	found: unknown,
 	itemIndex?: number,
 ): NodeApiError {
-	const sample = JSON.stringify(answer ?? null)?.slice(0, 200) ?? String(answer);
+	const text = JSON.stringify(answer ?? null) ?? String(answer);
+	const sample = quoteAnswer(text, knownApiKey(ctx), 200);
 	return new NodeApiError(ctx.getNode(), { answer: sample } as JsonObject, {
 		message: `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`,
 		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,

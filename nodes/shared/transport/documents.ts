@@ -3,6 +3,7 @@
  */
 import {
 	NodeApiError,
+	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type JsonObject,
@@ -10,14 +11,19 @@ import {
 
 import { resultsOf } from './answers';
 import { serviceMessage } from './errors';
+import { quoteAnswer, redactDeep } from './redaction';
 import {
 	botDojoRequest,
 	DEFAULT_RETRY,
 	header,
+	knownApiKey,
+	readCredentials,
+	readErrorBody,
 	retryWhileRateLimited,
 	type FullResponse,
 	type RequestSettings,
 } from './request';
+import { linkProblem, linkWithoutSignature, MAX_REDIRECTS } from './signedLink';
 
 const UPLOAD_ENDPOINT = ['documents', 'upload-file'];
 
@@ -50,15 +56,18 @@ function explainUploadRefusal(error: unknown): unknown {
 	return error;
 }
 
+/** A downloaded file: its body as it arrives, for n8n's binary data (never held whole here). */
 export interface DownloadedFile {
-	data: Buffer;
+	data: Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 	contentType?: string;
 }
 
 /**
  * Downloads the file behind a signed link. The signature in the link is its authorisation, so
  * the request carries no BotDojo credentials: the API key must not reach the storage host.
- * `expiresAt` (epoch ms) is the expiry that was asked for, to tell an expired link from others.
+ * The link and every redirect are checked first (signedLink.ts) and redirects are followed
+ * here, hop by hop, never by the HTTP client. `expiresAt` (epoch ms) is the expiry that was
+ * asked for, to tell an expired link from others.
  */
 export async function downloadSignedUrl(
 	this: IExecuteFunctions,
@@ -67,55 +76,81 @@ export async function downloadSignedUrl(
 	settings: RequestSettings = {},
 ): Promise<DownloadedFile> {
 	const abortSignal = settings.abortSignal ?? this.getExecutionCancelSignal?.();
-	const response = await retryWhileRateLimited({
-		send: async () =>
-			(await this.helpers.httpRequest({
-				method: 'GET',
-				url,
-				encoding: 'arraybuffer',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: settings.timeout,
-				abortSignal,
-			})) as FullResponse,
-		retry: settings.retry ?? DEFAULT_RETRY,
-		abortSignal,
-		networkError: (error) => downloadFailure(this, error, url, settings),
-		refusal: (refused) => downloadRefusal(this, refused, url, expiresAt, settings),
-	});
-	const body = response.body;
-	return {
-		data: Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer),
-		contentType: header(response.headers, 'content-type'),
-	};
-}
-
-/** The link without its query (the signature): enough to say where, nothing to reuse. */
-function linkWithoutSignature(url: string): string {
-	try {
-		const parsed = new URL(url);
-		return `${parsed.origin}${parsed.pathname}`;
-	} catch {
-		return 'the download link';
+	const { baseUrl } = await readCredentials(this);
+	let link = checkedLink(this, url, baseUrl, settings);
+	for (let redirects = 0; ; redirects++) {
+		const target = link;
+		const response = await retryWhileRateLimited({
+			send: async () =>
+				(await this.helpers.httpRequest({
+					method: 'GET',
+					url: target.href,
+					encoding: 'stream',
+					disableFollowRedirect: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: settings.timeout,
+					abortSignal,
+				})) as FullResponse,
+			retry: settings.retry ?? DEFAULT_RETRY,
+			abortSignal,
+			networkError: (error) => downloadFailure(this, error, url, settings),
+			refusal: async (refused) =>
+				downloadRefusal(this, refused, await readErrorBody(refused.body), url, expiresAt, settings),
+		});
+		if (response.statusCode < 300) {
+			const contentType = header(response.headers, 'content-type');
+			return { data: response.body as DownloadedFile['data'], contentType };
+		}
+		await readErrorBody(response.body);
+		const location = header(response.headers, 'location');
+		if (!location || redirects >= MAX_REDIRECTS) {
+			const why = location ? `more than ${MAX_REDIRECTS} times` : 'without saying where to';
+			throw new NodeApiError(this.getNode(), { statusCode: response.statusCode } as JsonObject, {
+				message: `The download link redirected ${why} (${response.statusCode})`,
+				description: `Nothing was downloaded. Get a new link. Link: ${linkWithoutSignature(url)}.`,
+				itemIndex: settings.itemIndex,
+			});
+		}
+		link = checkedLink(this, location, baseUrl, settings, link);
 	}
 }
 
+/** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe. */
+function checkedLink(
+	ctx: IExecuteFunctions,
+	text: string,
+	baseUrl: string,
+	settings: RequestSettings,
+	from?: URL,
+): URL {
+	let link: URL | undefined;
+	try {
+		link = new URL(text, from);
+	} catch {
+		link = undefined;
+	}
+	const problem = link ? linkProblem(link, baseUrl, from) : 'it is not a valid address';
+	if (link && !problem) return link;
+	const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
+	const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;
+	throw new NodeOperationError(ctx.getNode(), `${what} was not fetched: ${problem}`, {
+		itemIndex: settings.itemIndex,
+		description: `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`,
+	});
+}
+
+/** A refused download; `body` is the storage's answer, read (see readErrorBody). */
 function downloadRefusal(
 	ctx: IExecuteFunctions,
 	response: FullResponse,
+	body: unknown,
 	url: string,
 	expiresAt: number,
 	settings: RequestSettings,
 ): NodeApiError {
-	const raw = response.body;
-	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : '';
-	let body: unknown = text;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		// a plain-text answer is shown as it is
-	}
-	const said = serviceMessage(body);
+	const whole = serviceMessage(body);
+	const said = whole === undefined ? undefined : quoteAnswer(whole, knownApiKey(ctx), 500);
 	const saidLine = said ? `The storage said: "${said}". ` : '';
 	const status = response.statusCode;
 	const expired = Date.now() >= expiresAt || /expired/i.test(said ?? '');
@@ -135,7 +170,8 @@ function downloadRefusal(
 		message = `Downloading the file failed (${status})`;
 		description = saidLine;
 	}
-	return new NodeApiError(ctx.getNode(), { statusCode: status, body } as JsonObject, {
+	const shownBody = redactDeep(body, knownApiKey(ctx));
+	return new NodeApiError(ctx.getNode(), { statusCode: status, body: shownBody } as JsonObject, {
 		message,
 		description: `${description} Link: ${linkWithoutSignature(url)}.`.trim(),
 		httpCode: String(status),

@@ -5,11 +5,20 @@
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
+import { quoteAnswer, redact, redactDeep } from './redaction';
 import type { BotDojoContext, ProjectCredentials, RequestSettings, RequestSubject } from './types';
 
-/** The service's own words about a failure, from any of the error shapes seen in the wild. */
+export { quoteAnswer, redact, redactDeep } from './redaction';
+
+/** The longest quote of the service's own words in a message. */
+const SAID_CHARS = 500;
+
+/**
+ * The service's own words about a failure, from any of the error shapes seen in the wild, whole:
+ * quote them with quoteAnswer, which redacts the key before it shortens them.
+ */
 export function serviceMessage(body: unknown): string | undefined {
-	if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 500) : undefined;
+	if (typeof body === 'string') return body.trim() ? body.trim() : undefined;
 	if (body === null || typeof body !== 'object') return undefined;
 	const record = body as Record<string, unknown>;
 	for (const key of ['error', 'message', 'detail', 'error_description']) {
@@ -21,10 +30,6 @@ export function serviceMessage(body: unknown): string | undefined {
 		}
 	}
 	return undefined;
-}
-
-export function redact(text: string, apiKey: string): string {
-	return apiKey.length >= 4 ? text.split(apiKey).join('***') : text;
 }
 
 function describeSubject(credentials: ProjectCredentials, subject: RequestSubject = {}): string {
@@ -109,7 +114,8 @@ export function apiError(
 	settings: RequestSettings,
 	facts: FailureFacts,
 ): NodeApiError {
-	const said = serviceMessage(body);
+	const whole = serviceMessage(body);
+	const said = whole === undefined ? undefined : quoteAnswer(whole, credentials.apiKey, SAID_CHARS);
 	const saidLine = said ? `BotDojo said: "${said}". ` : '';
 	const used = describeSubject(credentials, settings.subject);
 	const repeatable = settings.repeatable !== false;
@@ -121,6 +127,12 @@ export function apiError(
 		case statusCode === 400:
 			message = `BotDojo refused the request as invalid${said ? `: ${said}` : ''}`;
 			description = `Check the node's parameters. Ids used: ${used}.`;
+			safeToRetry = true;
+			break;
+		case statusCode === 413 || statusCode === 414 || statusCode === 431:
+			// Too large for BotDojo or a proxy before it: refused before it reached any flow.
+			message = `The request was too large for BotDojo or a proxy before it (${statusCode}: ${TOO_LARGE[statusCode]})`;
+			description = `${saidLine}Nothing ran. Shorten what the node sends (ids, the message, the file). Ids used: ${used}.`;
 			safeToRetry = true;
 			break;
 		case statusCode === 401:
@@ -179,6 +191,12 @@ export function apiError(
 	);
 }
 
+const TOO_LARGE: Record<number, string> = {
+	413: 'the body is too large',
+	414: 'the address is too long',
+	431: 'the request line or headers are too long',
+};
+
 export function retryAdvice(safeToRetry: boolean): string {
 	return safeToRetry
 		? 'Safe to retry: BotDojo did not run anything.'
@@ -186,8 +204,7 @@ export function retryAdvice(safeToRetry: boolean): string {
 }
 
 function redactBody(body: unknown, apiKey: string): unknown {
-	if (body === undefined) return null;
-	return JSON.parse(redact(JSON.stringify(body) ?? 'null', apiKey));
+	return body === undefined ? null : redactDeep(body, apiKey);
 }
 
 /** A failure with no HTTP answer: refused connection, DNS, timeout, abort, dropped socket. */

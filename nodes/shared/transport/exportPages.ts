@@ -13,6 +13,20 @@ export const EXPORT_ENDPOINT: Endpoint = ['flow_requests', 'export'];
 /** BotDojo's largest export page. */
 export const MAX_PAGE_SIZE = 1000;
 
+/** A cursor is opaque base64 (the spec); BotDojo's are short. A longer text is not one. */
+const MAX_CURSOR_CHARS = 4096;
+
+/** Why `cursor` cannot be one of BotDojo's export cursors, or undefined when it can. */
+export function cursorProblem(cursor: string): string | undefined {
+	if (cursor.length > MAX_CURSOR_CHARS) {
+		return `is ${cursor.length} characters long; cursors have at most ${MAX_CURSOR_CHARS}`;
+	}
+	if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(cursor)) {
+		return `"${cursor.slice(0, 60)}" is not a cursor (cursors are base64 text: letters, digits, + / - _ and = at the end)`;
+	}
+	return undefined;
+}
+
 export interface ExportQuery {
 	flowId: string;
 	/** Records per request, 1 to MAX_PAGE_SIZE. */

@@ -23,6 +23,9 @@ interface CredentialOfRun {
 /** One read per node execution (one context object), not one or two per request. */
 const credentialOfRun = new WeakMap<object, Promise<CredentialOfRun>>();
 
+/** The key of each execution whose credential was read: answers are quoted without it. */
+const keyOfRun = new WeakMap<object, string>();
+
 /** Contexts derived from an execution's context (see `withCancelSignal`) → that context. */
 const executionOf = new WeakMap<object, BotDojoContext>();
 
@@ -42,6 +45,7 @@ function readOnce(derived: BotDojoContext): Promise<CredentialOfRun> {
 	if (!pending) {
 		pending = ctx.getCredentials(CREDENTIAL_TYPE).then((data: ICredentialDataDecryptedObject) => {
 			const fields = projectFields(data);
+			keyOfRun.set(ctx, fields.apiKey);
 			const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 			const credentialsDecrypted = { id: id ?? '', name: name ?? '', type: CREDENTIAL_TYPE, data };
 			return {
@@ -54,6 +58,14 @@ function readOnce(derived: BotDojoContext): Promise<CredentialOfRun> {
 		pending.catch(() => credentialOfRun.delete(ctx));
 	}
 	return pending;
+}
+
+/**
+ * The API key of the execution, once its credential was read (every request reads it first),
+ * to redact it from a quoted answer; '' before, when there is no answer to quote.
+ */
+export function knownApiKey(ctx: BotDojoContext): string {
+	return keyOfRun.get(executionOf.get(ctx) ?? ctx) ?? '';
 }
 
 /** The credential's fields and what n8n's request helper needs to authenticate with it; throws

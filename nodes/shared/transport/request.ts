@@ -20,7 +20,13 @@ export type {
 	RetryPolicy,
 } from './types';
 
-export { CREDENTIAL_TYPE, baseUrlProblem, projectUrl, readCredentials } from './project';
+export {
+	CREDENTIAL_TYPE,
+	baseUrlProblem,
+	knownApiKey,
+	projectUrl,
+	readCredentials,
+} from './project';
 export {
 	DEFAULT_RETRY,
 	header,
@@ -124,7 +130,7 @@ export async function sendWithRetries(
 }
 
 /** A streamed error answer is read (up to 64 KiB) so its message can be shown. */
-async function readErrorBody(body: unknown): Promise<unknown> {
+export async function readErrorBody(body: unknown): Promise<unknown> {
 	if (!isReadable(body)) return body;
 	const chunks: Uint8Array[] = [];
 	let size = 0;

@@ -10,7 +10,8 @@ import {
 } from 'n8n-workflow';
 
 import { retryAdvice, serviceMessage } from './errors';
-import { withCancelSignal } from './project';
+import { knownApiKey, withCancelSignal } from './project';
+import { quoteAnswer, redact } from './redaction';
 import {
 	sendWithRetries,
 	type BotDojoContext,
@@ -69,14 +70,16 @@ export function runStreamError(
 ): NodeApiError {
 	const flow = settings.subject?.flowId;
 	const hint = STREAM_FAILURE_HINTS[failure.kind] ?? '';
+	// A malformed line is quoted in the message: the key is kept out of it.
+	const message = redact(failure.message, knownApiKey(ctx));
 	const lookUp = flow
 		? ` Look the run up among the flow requests of flow "${flow}" in BotDojo before running it again.`
 		: '';
 	return new NodeApiError(
 		ctx.getNode(),
-		{ message: failure.message, kind: failure.kind, eventsReceived: failure.events } as JsonObject,
+		{ message, kind: failure.kind, eventsReceived: failure.events } as JsonObject,
 		{
-			message: failure.message,
+			message,
 			description: `${hint} The flow may have run, partly or fully.${lookUp} ${retryAdvice(false)}`,
 			itemIndex: settings.itemIndex,
 		},
@@ -89,7 +92,8 @@ export function flowReportedError(
 	record: IDataObject,
 	settings: RequestSettings,
 ): NodeApiError {
-	const said = serviceMessage(record.response) ?? serviceMessage(record) ?? 'no details given';
+	const whole = serviceMessage(record.response) ?? serviceMessage(record);
+	const said = whole === undefined ? 'no details given' : quoteAnswer(whole, knownApiKey(ctx), 500);
 	const flow = String(record.flow_id ?? settings.subject?.flowId ?? '');
 	return new NodeApiError(
 		ctx.getNode(),
@@ -106,12 +110,18 @@ export function flowReportedError(
 	);
 }
 
-/** An answer to a run that is not a flow request record. */
+/**
+ * An answer to a run that is not a flow request record: `what` it is, then the start of the
+ * answer's text (`sample`, redacted before it is cut).
+ */
 export function unexpectedRunAnswer(
 	ctx: BotDojoContext,
-	what: string,
+	whatItIs: string,
 	settings: RequestSettings,
+	sample?: string,
 ): NodeApiError {
+	const what =
+		sample === undefined ? whatItIs : `${whatItIs}${quoteAnswer(sample, knownApiKey(ctx), 200)}`;
 	const endpoint = `flows/${settings.subject?.flowId ?? '…'}/run`;
 	return new NodeApiError(ctx.getNode(), { message: what } as JsonObject, {
 		message: `BotDojo's answer to ${endpoint} is not what that endpoint returns: expected a flow request record (an object), got ${what}`,
