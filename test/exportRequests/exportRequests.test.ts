@@ -139,14 +139,26 @@ describe('BotDojo Export Requests: Export', () => {
 		expect(ids).toEqual(seeded.map((r: { id: string }) => r.id));
 	});
 
-	it("reports a start cursor BotDojo does not know with BotDojo's own words", async () => {
+	it('refuses a Start Cursor that is not a cursor before sending, naming the option', async () => {
 		env.emu.seedFlowRequests(FLOW, 5, { start: START });
 		const { error } = await runNode({
 			node: exportNode({ returnAll: true, options: { startCursor: 'not a cursor!' } }),
 			credentials: env.credentials,
 		});
+		expect(error?.message).toMatch(/^Start Cursor: "not a cursor!" is not a cursor \(.*base64/);
+		expect(error?.description).toMatch(/_cursor of an earlier export/);
+		expect(exportBodies()).toEqual([]);
+	});
+
+	it("reports a well-formed cursor BotDojo does not know with BotDojo's own words", async () => {
+		env.emu.seedFlowRequests(FLOW, 5, { start: START });
+		const unknown = Buffer.from('{"nope":1}').toString('base64');
+		const { error } = await runNode({
+			node: exportNode({ returnAll: true, options: { startCursor: unknown } }),
+			credentials: env.credentials,
+		});
 		expect(error?.message).toMatch(/^BotDojo refused the request as invalid: .*afterCursor/);
-		expect(exportBodies()).toEqual([[FLOW, 'not a cursor!', 1000]]);
+		expect(exportBodies()).toEqual([[FLOW, unknown, 1000]]);
 	});
 
 	it('outputs nothing for a flow without finished requests', async () => {
