@@ -13,13 +13,16 @@ const KEY_FAULTS = ['echo-key', 'echo-key-answer', 'echo-key-stream'];
 /**
  * The key as the answer quotes it. `raw`: as sent; `escaped`: inside a JSON text that is itself
  * a string of the answer (so the key is JSON-escaped in the parsed answer); `split`: as `raw`,
- * the answer's bytes then cut in two chunks inside the key.
+ * the answer's bytes then cut in two chunks inside the key. `pad=N`: N dots before it, to move
+ * the key to where a client shortens a quote.
  * @param {string} key @param {Record<string, any>} params
  */
 function echoOf(key, params) {
-	if (params.form === 'escaped')
-		return `Request was ${JSON.stringify({ headers: { authorization: key } })}`;
-	return `Authorization: ${key}`;
+	const pad = '.'.repeat(Math.max(0, Number(params.pad) || 0));
+	if (params.form === 'escaped') {
+		return `${pad}Request was ${JSON.stringify({ headers: { authorization: key } })}`;
+	}
+	return `${pad}Authorization: ${key}`;
 }
 
 /**
@@ -37,12 +40,14 @@ async function writeQuoting(ctx, res, status, headers, body, key, params) {
 	const entry = /** @type {any} */ (res).logEntry;
 	if (entry) entry.status = status;
 	res.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
-	const at = params.form === 'split' ? bytes.indexOf(Buffer.from(key)) : -1;
+	// The key as it stands in the body: raw, or JSON-escaped when it has `"` or `\`.
+	const inBody = [key, JSON.stringify(key).slice(1, -1)].find((form) => body.includes(form));
+	const at = params.form === 'split' && inBody ? bytes.indexOf(Buffer.from(inBody)) : -1;
 	if (at < 0) {
 		res.end(bytes);
 		return;
 	}
-	const cut = at + Math.max(1, Buffer.byteLength(key) >> 1);
+	const cut = at + Math.max(1, Buffer.byteLength(String(inBody)) >> 1);
 	res.write(bytes.subarray(0, cut));
 	await sleep(ctx, 20);
 	if (!res.destroyed) res.end(bytes.subarray(cut));
@@ -66,10 +71,10 @@ async function answerKeyFault(ctx, req, res, endpoint, flowId) {
 		return false;
 	}
 	if (fault.type === 'echo-key-answer') {
-		// Another shape than any endpoint's: a list where a record, link or page belongs, and
-		// for list endpoints an object with no `results`.
+		// Another shape than the endpoint's: a list where a record or link belongs, an object
+		// with no `results` where a list or page belongs.
 		const echo = echoOf(key, fault.params);
-		const list = endpoint === 'loadByFlowSession' || endpoint === 'queryMetadata';
+		const list = ['export', 'loadByFlowSession', 'queryMetadata'].includes(endpoint);
 		const body = JSON.stringify(list ? { echo } : [{ echo }]);
 		const headers = { 'Content-Type': 'application/json; charset=utf-8' };
 		await writeQuoting(ctx, res, 200, headers, body, key, fault.params);
@@ -93,7 +98,7 @@ async function streamQuoting(ctx, res, key, flowId, params) {
 	const lines = [
 		JSON.stringify({ tag: 'onFlowStart', data: { flowId, requestId: 'req_echo' } }),
 		params.line === 'malformed'
-			? `{"tag":"onLog","data":{"message":"${'.'.repeat(40)} ${echo}`
+			? `{"tag":"onLog","data":{"message":"${echo}`
 			: JSON.stringify({ tag: 'onLog', data: { level: 'error', message: echo } }),
 		JSON.stringify({
 			id: 'req_echo',

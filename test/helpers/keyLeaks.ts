@@ -1,0 +1,66 @@
+/**
+ * The API key must never be shown: what a test checks for it in everything a run left behind
+ * (outputs, the error with its details, the saved execution, n8n's log lines).
+ */
+import { LoggerProxy, type Logger } from 'n8n-workflow';
+
+import type { RunResult } from './engine';
+
+/** A key with `"` and `\`, which change when the key is put in JSON. */
+export const HOSTILE_KEY = 'hk_Zx9Qw7"Lm3\\Rt5Yp1Kc8Vb';
+
+/** The key as text can hold it: raw, JSON-escaped once and twice. */
+function keyForms(key: string): string[] {
+	const once = JSON.stringify(key).slice(1, -1);
+	return [key, once, JSON.stringify(once).slice(1, -1)];
+}
+
+/** Every 6-character piece of every form: a key cut off anywhere still shows one. */
+function keyPieces(key: string): string[] {
+	const pieces = new Set<string>();
+	for (const form of keyForms(key)) {
+		for (let at = 0; at + 6 <= form.length; at++) pieces.add(form.slice(at, at + 6));
+	}
+	return [...pieces];
+}
+
+/** n8n's log lines of this test file (the engine logs through LoggerProxy). */
+export function captureLogs(): string[] {
+	const lines: string[] = [];
+	const record =
+		(level: string) =>
+		(message: string, meta?: object): void => {
+			lines.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
+		};
+	const logger = {
+		error: record('error'),
+		warn: record('warn'),
+		info: record('info'),
+		debug: record('debug'),
+		scoped: () => logger,
+	} as unknown as Logger;
+	LoggerProxy.init(logger);
+	return lines;
+}
+
+/** All text of an error: its own fields (message, description, details, stack), not only JSON's. */
+function errorText(error: unknown): string {
+	if (!error || typeof error !== 'object') return String(error ?? '');
+	const parts = Object.getOwnPropertyNames(error).map((name) => {
+		const value = (error as Record<string, unknown>)[name];
+		return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+	});
+	return parts.join('\n');
+}
+
+/** The pieces of `key` found anywhere the run left text: empty when the key was never shown. */
+export function keyShown(result: RunResult, logs: readonly string[], key = HOSTILE_KEY): string[] {
+	const texts = [
+		JSON.stringify(result.items),
+		errorText(result.error),
+		JSON.stringify(result.run.data),
+		...result.items.map((item) => errorText(item.json.error)),
+		...logs,
+	];
+	return keyPieces(key).filter((piece) => texts.some((text) => text.includes(piece)));
+}
