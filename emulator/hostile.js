@@ -124,13 +124,18 @@ function rewriteLink(ctx, req, endpoint, answer) {
 	const [fault] = takeFaults(ctx, req, endpoint, ['link-elsewhere'], true);
 	if (!fault) return;
 	const link = new URL(answer.body.results);
-	answer.body.results = elsewhere(fault.params, `${link.pathname}${link.search}`);
+	answer.body.results = elsewhere(ctx, fault.params, `${link.pathname}${link.search}`);
 }
 
-/** @param {Record<string, any>} params @param {string} path */
-function elsewhere(params, path) {
+/**
+ * Where a link or redirect leads: `url`, `to=file`, `to=self` (the same path on the emulator:
+ * a redirect a client may follow), else another host.
+ * @param {import('./types').Context} ctx @param {Record<string, any>} params @param {string} path
+ */
+function elsewhere(ctx, params, path) {
 	if (typeof params.url === 'string') return params.url;
 	if (params.to === 'file') return 'file:///etc/passwd';
+	if (params.to === 'self') return `${ctx.origin}${path}`;
 	return `http://files.example.invalid${path}`;
 }
 
@@ -150,7 +155,7 @@ function redirectDownload(ctx, req, res, url) {
 		: 302;
 	const entry = /** @type {any} */ (res).logEntry;
 	if (entry) entry.status = status;
-	res.writeHead(status, { Location: elsewhere(fault.params, `${url.pathname}${url.search}`) });
+	res.writeHead(status, { Location: elsewhere(ctx, fault.params, `${url.pathname}${url.search}`) });
 	res.end();
 	return true;
 }

@@ -56,11 +56,11 @@ export function linkProblem(link: URL, baseUrl: string, from?: URL): string | un
 		base = undefined;
 	}
 	const ownLocalAddress = !!base && isLoopbackHttp(base) && link.origin === base.origin;
-	if (link.protocol === 'http:' && !ownLocalAddress) {
-		return 'it is an http address, and only https addresses are downloaded (http only from a local Base URL, at that address)';
-	}
 	if (isPrivateHost(link.hostname) && !ownLocalAddress) {
 		return 'it points at this machine or a private network address';
+	}
+	if (link.protocol === 'http:' && !ownLocalAddress) {
+		return 'it is an http address, and only https addresses are downloaded (http only from a local Base URL, at that address)';
 	}
 	if (from && link.host !== from.host) {
 		return `it redirects to another host (${link.host}) than the link's own (${from.host})`;
