@@ -86,7 +86,7 @@ async function answerKeyFault(ctx, req, res, endpoint, flowId) {
 
 /**
  * `echo-key-stream`: a streamed run whose log event and final line (status `error`) quote the
- * key; `line=malformed`: a line that is not JSON, cut by a reader's preview inside the key.
+ * key; `line=malformed` / `line=bad-token`: that line is not JSON (see badLine).
  * @param {import('./types').Context} ctx
  * @param {import('node:http').ServerResponse} res
  * @param {string} key
@@ -97,9 +97,8 @@ async function streamQuoting(ctx, res, key, flowId, params) {
 	const echo = echoOf(key, params);
 	const lines = [
 		JSON.stringify({ tag: 'onFlowStart', data: { flowId, requestId: 'req_echo' } }),
-		params.line === 'malformed'
-			? `{"tag":"onLog","data":{"message":"${echo}`
-			: JSON.stringify({ tag: 'onLog', data: { level: 'error', message: echo } }),
+		badLine(params.line, key, echo) ??
+			JSON.stringify({ tag: 'onLog', data: { level: 'error', message: echo } }),
 		JSON.stringify({
 			id: 'req_echo',
 			flow_id: flowId,
@@ -109,6 +108,17 @@ async function streamQuoting(ctx, res, key, flowId, params) {
 	];
 	const headers = { 'Content-Type': 'application/x-ndjson' };
 	await writeQuoting(ctx, res, 200, headers, `${lines.join('\n')}\n`, key, params);
+}
+
+/**
+ * A line that is not JSON: `malformed` ends right after the quoted key; `bad-token` has the key
+ * as a bare value, so that a JSON parser's error message quotes its start.
+ * @param {unknown} line @param {string} key @param {string} echo
+ */
+function badLine(line, key, echo) {
+	if (line === 'malformed') return `{"tag":"onLog","data":{"message":"${echo}`;
+	if (line === 'bad-token') return `{"tag":"onLog","data":${key}}`;
+	return undefined;
 }
 
 /**

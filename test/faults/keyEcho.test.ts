@@ -120,6 +120,12 @@ const rows: Row[] = [
 		inject: [{ type: 'echo-key-stream', line: 'malformed', pad: STRADDLE_80 }],
 		sees: /Line 2 of the stream is not valid JSON/,
 	},
+	{
+		fault: 'stream line that is not JSON starts with the key (the parser quotes it)',
+		node: 'Run Flow',
+		inject: [{ type: 'echo-key-stream', line: 'bad-token' }],
+		sees: /^Line 2 of the stream is not valid JSON \(Unexpected token 'h'\): "\{\\"tag\\":\\"onLog\\",\\"data\\":\*\*\*\}"/,
+	},
 ];
 
 describe('What happens when… BotDojo quotes the API key back', () => {

@@ -14,6 +14,9 @@ const LONG_LINE_CHARS = 256 * 1024;
 const EVENT_LINE = /^\s*\{\s*"tag"\s*:/;
 
 /** A line problem found by NdjsonLines; the stream reader adds the event count. */
+/** The piece of the input V8's JSON.parse message quotes: `, ..."abc"... is not valid JSON`. */
+const PARSER_QUOTE = /,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/;
+
 export class LineFault extends Error {
 	constructor(
 		readonly kind: 'malformed' | 'oversize',
@@ -183,9 +186,12 @@ export class NdjsonLines {
 	/** The current line (already counted) is not valid JSON. */
 	private malformed(error: unknown, line: string): LineFault {
 		const preview = line.length > 80 ? `${line.slice(0, 80)}…` : line;
+		// V8 quotes a piece of the line in its message, cut where no redaction can see a key:
+		// the preview says the same, whole enough to be redacted.
+		const reason = (error as Error).message.replace(PARSER_QUOTE, '');
 		return new LineFault(
 			'malformed',
-			`Line ${this.lineNumber} of the stream is not valid JSON (${(error as Error).message}): ${JSON.stringify(preview)}`,
+			`Line ${this.lineNumber} of the stream is not valid JSON (${reason}): ${JSON.stringify(preview)}`,
 		);
 	}
 }
