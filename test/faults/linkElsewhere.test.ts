@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, never in n8n */
 /**
  * README "What happens when…", Links elsewhere: BotDojo's signed download link, or a redirect
  * of it, points at another host over http, at an address inside the network (here a "secret"
