@@ -37,8 +37,8 @@ export class BotDojoUploadDocument implements INodeType {
 		defaults: { name: 'BotDojo Upload Document' },
 		// As an AI Agent tool, only the document lookups: Upload needs a binary an agent cannot give.
 		usableAsTool: true,
-		// The signed link reads the file without a key until it expires: n8n ≥ 2.41 hides it in
-		// saved executions (older n8n ignores the field).
+		// The signed link reads the file without a key until it expires: an n8n that applies this
+		// field (n8n-workflow 2.41 has it) hides it in saved executions; older n8n ignores it.
 		sensitiveOutputFields: ['url'],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

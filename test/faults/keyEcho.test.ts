@@ -6,7 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { FaultParams } from '../../emulator/types';
+import type { FaultParams, FaultType } from '../../emulator/types';
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { flowRuns, whatUserSees } from '../helpers/faults';
@@ -48,7 +48,7 @@ interface Row {
 	fault: string;
 	node: keyof typeof NODES;
 	/** Faults armed for the node's request(s). */
-	inject: Array<{ type: string } & FaultParams>;
+	inject: Array<{ type: FaultType } & FaultParams>;
 	/** What the user reads (message and description). */
 	sees: RegExp;
 }

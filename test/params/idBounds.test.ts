@@ -4,7 +4,7 @@
  * `..` would post to the project's `/run`), ids over 256 characters (a 1 MB Flow ID met a 431
  * that said the flow may have run), and a From URL address with a malformed `%` escape.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
@@ -19,7 +19,7 @@ const fromUrl = (value: string) => ({ __rl: true, mode: 'url', value });
 const rows: Array<{
 	value: string;
 	node: string;
-	parameters: IDataObject;
+	parameters: INodeParameters;
 	parameter: string;
 	problem: RegExp;
 }> = [

@@ -10,8 +10,8 @@ import {
 } from 'n8n-workflow';
 
 import { resultsOf } from './answers';
-import { serviceMessage } from './errors';
-import { quoteAnswer, redactDeep } from './redaction';
+import { saidByService } from './errors';
+import { redactDeep } from './redaction';
 import {
 	botDojoRequest,
 	DEFAULT_RETRY,
@@ -149,8 +149,7 @@ function downloadRefusal(
 	expiresAt: number,
 	settings: RequestSettings,
 ): NodeApiError {
-	const whole = serviceMessage(body);
-	const said = whole === undefined ? undefined : quoteAnswer(whole, knownApiKey(ctx), 500);
+	const said = saidByService(body, knownApiKey(ctx));
 	const saidLine = said ? `The storage said: "${said}". ` : '';
 	const status = response.statusCode;
 	const expired = Date.now() >= expiresAt || /expired/i.test(said ?? '');

@@ -32,6 +32,12 @@ export function serviceMessage(body: unknown): string | undefined {
 	return undefined;
 }
 
+/** The service's words about a failure, quoted: the key redacted, then cut to SAID_CHARS. */
+export function saidByService(body: unknown, apiKey: string): string | undefined {
+	const whole = serviceMessage(body);
+	return whole === undefined ? undefined : quoteAnswer(whole, apiKey, SAID_CHARS);
+}
+
 function describeSubject(credentials: ProjectCredentials, subject: RequestSubject = {}): string {
 	const ids = [
 		`account "${credentials.accountId}"`,
@@ -114,8 +120,7 @@ export function apiError(
 	settings: RequestSettings,
 	facts: FailureFacts,
 ): NodeApiError {
-	const whole = serviceMessage(body);
-	const said = whole === undefined ? undefined : quoteAnswer(whole, credentials.apiKey, SAID_CHARS);
+	const said = saidByService(body, credentials.apiKey);
 	const saidLine = said ? `BotDojo said: "${said}". ` : '';
 	const used = describeSubject(credentials, settings.subject);
 	const repeatable = settings.repeatable !== false;

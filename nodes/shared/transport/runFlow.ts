@@ -9,7 +9,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { retryAdvice, serviceMessage } from './errors';
+import { retryAdvice, saidByService } from './errors';
 import { knownApiKey, withCancelSignal } from './project';
 import { quoteAnswer, redact } from './redaction';
 import {
@@ -92,8 +92,9 @@ export function flowReportedError(
 	record: IDataObject,
 	settings: RequestSettings,
 ): NodeApiError {
-	const whole = serviceMessage(record.response) ?? serviceMessage(record);
-	const said = whole === undefined ? 'no details given' : quoteAnswer(whole, knownApiKey(ctx), 500);
+	const key = knownApiKey(ctx);
+	const said =
+		saidByService(record.response, key) ?? saidByService(record, key) ?? 'no details given';
 	const flow = String(record.flow_id ?? settings.subject?.flowId ?? '');
 	return new NodeApiError(
 		ctx.getNode(),
