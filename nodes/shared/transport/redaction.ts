@@ -26,20 +26,20 @@ function keyForms(apiKey: string): string[] {
 function cutKeyAtEnd(text: string, forms: readonly string[]): number {
 	let longest = 0;
 	for (const form of forms) {
-		for (let n = Math.min(form.length - 1, text.length); n >= MIN_CUT_CHARS; n--) {
-			if (n <= longest) break;
-			if (text.endsWith(form.slice(0, n))) longest = n;
+		// From the left: the first suffix of the text that starts the form is the longest.
+		let at = text.indexOf(form[0], Math.max(0, text.length - form.length + 1));
+		while (at !== -1 && text.length - at >= MIN_CUT_CHARS) {
+			if (form.startsWith(text.slice(at))) {
+				longest = Math.max(longest, text.length - at);
+				break;
+			}
+			at = text.indexOf(form[0], at + 1);
 		}
 	}
 	return longest;
 }
 
-/**
- * `text` with every form of the key replaced by `***`, and a key cut off at the end of the text
- * or before a `…` (where a quote was shortened) too.
- */
-export function redact(text: string, apiKey: string): string {
-	const forms = keyForms(apiKey);
+function redactForms(text: string, forms: readonly string[]): string {
 	if (forms.length === 0) return text;
 	let out = text;
 	for (const form of forms) if (out.includes(form)) out = out.split(form).join(HIDDEN);
@@ -49,6 +49,14 @@ export function redact(text: string, apiKey: string): string {
 		if (cut > 0) pieces[i] = `${pieces[i].slice(0, -cut)}${HIDDEN}`;
 	}
 	return pieces.join('…');
+}
+
+/**
+ * `text` with every form of the key replaced by `***`, and a key cut off at the end of the text
+ * or before a `…` (where a quote was shortened) too.
+ */
+export function redact(text: string, apiKey: string): string {
+	return redactForms(text, keyForms(apiKey));
 }
 
 /** At most `max` characters of an answer's text, redacted before it is cut. */
@@ -61,15 +69,16 @@ export function quoteAnswer(text: string, apiKey: string, max: number): string {
 
 /** A parsed answer with the key redacted from every string in it (keys of objects too). */
 export function redactDeep(value: unknown, apiKey: string): unknown {
-	if (keyForms(apiKey).length === 0) return value;
+	const forms = keyForms(apiKey);
+	if (forms.length === 0) return value;
 	const walk = (item: unknown): unknown => {
-		if (typeof item === 'string') return redact(item, apiKey);
+		if (typeof item === 'string') return redactForms(item, forms);
 		if (Array.isArray(item)) return item.map(walk);
 		if (item === null || typeof item !== 'object') return item;
 		const copy: Record<string, unknown> = {};
 		for (const [name, inner] of Object.entries(item)) {
 			// defineProperty: a "__proto__" field stays a field, not the copy's prototype.
-			Object.defineProperty(copy, redact(name, apiKey), {
+			Object.defineProperty(copy, redactForms(name, forms), {
 				value: walk(inner),
 				enumerable: true,
 				writable: true,
