@@ -102,7 +102,8 @@ export async function downloadSignedUrl(
 			const contentType = header(response.headers, 'content-type');
 			return { data: response.body as DownloadedFile['data'], contentType };
 		}
-		await readErrorBody(response.body);
+		// A redirect's own body is not wanted: hang up rather than read it.
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
 		const location = header(response.headers, 'location');
 		if (!location || redirects >= MAX_REDIRECTS) {
 			const why = location ? `more than ${MAX_REDIRECTS} times` : 'without saying where to';
