@@ -1,9 +1,22 @@
 import type {
 	IAuthenticateGeneric,
 	Icon,
+	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
+
+import { REMOTE_HTTP } from '../nodes/shared/transport/remoteHttp';
+
+/**
+ * The Base URL in the Test request: trimmed, without trailing slashes; an http:// address of
+ * another machine becomes one that is no URL at all, so that n8n refuses it ("Invalid URL")
+ * before sending the key unencrypted (a declarative test has no way to say more).
+ */
+const BASE_URL = `/${REMOTE_HTTP.source}/i.test($credentials.baseUrl.trim()) ? "(http:// is refused for another machine)" : $credentials.baseUrl.trim().replace(/\\/+$/, "")`;
+
+/** Said by every answer that leaves the credential unchecked. */
+const NOT_CHECKED = 'The credential was not checked: test again in a minute.';
 
 export class BotDojoApi implements ICredentialType {
 	name = 'botDojoApi';
@@ -67,6 +80,67 @@ export class BotDojoApi implements ICredentialType {
 		},
 	};
 
-	// The Test button is `botDojoApiTest` (nodes/shared/transport/credentialTest.ts), named in each
-	// node's `testedBy`: a declarative `test` here would win over it and can only match status codes.
+	/**
+	 * The Test button: a read-only export of a flow that no project has (`n8n-credential-check`),
+	 * which a project key gets as an empty page. n8n sends it as a declarative request and
+	 * matches `responseCode` rules only when the request fails with that status (so no
+	 * `ignoreHttpStatusErrors`: with it, n8n would see a 401 as a success). The messages are
+	 * fixed texts: n8n evaluates no expression in them (README: "Testing the credential").
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			method: 'POST',
+			url: `={{${BASE_URL}}}/accounts/{{encodeURIComponent($credentials.accountId.trim())}}/projects/{{encodeURIComponent($credentials.projectId.trim())}}/flow_requests/export`,
+			body: { params: ['n8n-credential-check', null, 1] },
+			json: true,
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 400,
+					message:
+						'Base URL: BotDojo refused the test request as invalid (400). Check that the Base URL ends in /api/v1, e.g. https://api.botdojo.com/api/v1.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'API Key: BotDojo rejected it (401). Copy it again from Project Settings → API Keys, exactly as shown and without "Bearer".',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'API Key: it is valid but is a flow key (403), which can only run the one flow it was made for, so this test cannot pass. It works with BotDojo Run Flow for that flow; every other node needs a project key.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'Account ID or Project ID: BotDojo does not know this account with this project (404). Check both against the address of your project page, and that the Base URL ends in /api/v1.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 429,
+					message: `BotDojo is limiting the request rate (429). ${NOT_CHECKED}`,
+				},
+			},
+			...[500, 502, 503, 504].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `BotDojo is temporarily unavailable (${value}). ${NOT_CHECKED}`,
+				},
+			})),
+		],
+	};
 }

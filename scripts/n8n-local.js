@@ -9,6 +9,7 @@ const path = require('node:path');
 
 const install = require('./lib/install-n8n');
 const {
+	executeWorkflow,
 	freePort,
 	linkStaticCache,
 	removeUserFolder,
@@ -110,6 +111,7 @@ module.exports = {
 	CREDENTIAL_NAME,
 	N8nSession,
 	newPassword,
+	executeWorkflow,
 	freePort,
 	linkStaticCache,
 	removeUserFolder,

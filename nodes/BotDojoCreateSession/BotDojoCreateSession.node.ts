@@ -8,7 +8,6 @@ import type {
 import { runOperation } from '../shared/execution/runner';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { operation } from './actions/create.operation';
-import { credentialTest } from '../shared/transport';
 
 export class BotDojoCreateSession implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,7 +30,6 @@ export class BotDojoCreateSession implements INodeType {
 		properties: operation.description,
 	};
 
-	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runOperation.call(this, operation);

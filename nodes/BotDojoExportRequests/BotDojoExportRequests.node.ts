@@ -16,7 +16,6 @@ import { flowIdProperty } from '../shared/params/flowId';
 import { nodeHeader } from '../shared/params/nodeHeader';
 import * as exportRequests from './actions/export.operation';
 import * as getBySession from './actions/getBySession.operation';
-import { credentialTest } from '../shared/transport';
 
 export class BotDojoExportRequests implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,7 +53,6 @@ export class BotDojoExportRequests implements INodeType {
 		],
 	};
 
-	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperation.call(this, {

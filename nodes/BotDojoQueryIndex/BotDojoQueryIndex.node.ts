@@ -10,7 +10,6 @@ import { nodeHeader, subtitleValue } from '../shared/params/nodeHeader';
 import * as getStatus from './actions/getStatus.operation';
 import { indexIdField } from './actions/indexId';
 import * as queryMetadata from './actions/queryMetadata.operation';
-import { credentialTest } from '../shared/transport';
 
 const operations = { getStatus: getStatus.operation, queryMetadata: queryMetadata.operation };
 
@@ -42,7 +41,6 @@ export class BotDojoQueryIndex implements INodeType {
 		],
 	};
 
-	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperation.call(this, operations);

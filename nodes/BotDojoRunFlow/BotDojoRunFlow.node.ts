@@ -8,7 +8,6 @@ import type {
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { execute, runFlowOperation } from './actions/run.operation';
 import { runFlowInputs } from './actions/session';
-import { credentialTest } from '../shared/transport';
 
 export class BotDojoRunFlow implements INodeType {
 	description: INodeTypeDescription = {
@@ -43,7 +42,6 @@ export class BotDojoRunFlow implements INodeType {
 		],
 	};
 
-	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await execute.call(this);

@@ -14,7 +14,6 @@ import {
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../shared/params/simplify';
 import { latestRecord, pollNewRecords, type StatusFilter } from './newRecords';
-import { credentialTest } from '../shared/transport';
 
 export class BotDojoTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,7 +35,7 @@ export class BotDojoTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
+		credentials: [{ name: 'botDojoApi', required: true }],
 		properties: [
 			{
 				displayName:
@@ -76,7 +75,6 @@ export class BotDojoTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const flowId = requireFlowId(

@@ -11,7 +11,6 @@ import { routeOperation } from '../shared/execution/runner';
 import * as getByLogicalPath from './actions/getByLogicalPath.operation';
 import * as getDownloadLink from './actions/getDownloadLink.operation';
 import * as upload from './actions/upload.operation';
-import { credentialTest } from '../shared/transport';
 
 const operations = {
 	upload: upload.operation,
@@ -42,7 +41,7 @@ export class BotDojoUploadDocument implements INodeType {
 		sensitiveOutputFields: ['url'],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
+		credentials: [{ name: 'botDojoApi', required: true }],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -69,7 +68,6 @@ export class BotDojoUploadDocument implements INodeType {
 		],
 	};
 
-	methods = { credentialTest };
 
 	/** Every item's input is checked before the first request (the shared runner). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -229,4 +229,36 @@ async function startN8n({
 	return { url, child, stop, exited: exit };
 }
 
-module.exports = { freePort, linkStaticCache, n8nEnv, removeUserFolder, runN8nCli, startN8n };
+/**
+ * Runs a workflow with `n8n execute --id` (it starts at its Manual Trigger) next to the server
+ * running on `userFolder`/`port`, and returns { run, outputs: { nodeName: [items of its last run] } }.
+ */
+async function executeWorkflow({ userFolder, port }, workflowId) {
+	const out = await runN8nCli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+		userFolder,
+		port,
+		// The server's task broker holds its port; the CLI gets its own.
+		brokerPort: await freePort(),
+	});
+	// The run is printed as indented JSON (from a line "{" to a line "}"); log lines may surround it.
+	const lines = out.split('\n');
+	const start = lines.indexOf('{');
+	const end = lines.indexOf('}', start);
+	if (start < 0 || end < 0)
+		throw new Error(`n8n execute printed no run data:\n${out.slice(-2000)}`);
+	const run = JSON.parse(lines.slice(start, end + 1).join('\n'));
+	const outputs = {};
+	for (const [node, runs] of Object.entries(run.data.resultData.runData))
+		outputs[node] = runs[runs.length - 1].data?.main?.[0] ?? [];
+	return { run, outputs };
+}
+
+module.exports = {
+	executeWorkflow,
+	freePort,
+	linkStaticCache,
+	n8nEnv,
+	removeUserFolder,
+	runN8nCli,
+	startN8n,
+};

@@ -67,51 +67,52 @@ module.exports = function registerTypeChecks(env) {
 	const probes = (mark) =>
 		env.requestsSince(mark, 'export').filter((r) => r.body?.params?.[0] === 'n8n-credential-check');
 
-	// The Test button is the nodes' testedBy function (nodes/shared/transport/credentialTest.ts):
-	// n8n picks it, runs it on its own credential-test context and shows its message.
-	for (const unknownFlowExport of ['empty', 'notFound']) {
-		test(`the credential test passes with a project key (unknown flow export: ${unknownFlowExport})`, async () => {
-			env.emu.setBehavior({ unknownFlowExport });
-			try {
-				const mark = env.emu.requests.length;
-				const { data } = await testCredential(env.emu.keys.project);
-				assert.deepEqual(data, { status: 'OK', message: 'Connection successful!' });
-				const [request] = probes(mark);
-				assert.ok(request, 'the test request reached the emulator');
-				assert.equal(request.headers.authorization, env.emu.keys.project);
-				assert.equal(request.status, unknownFlowExport === 'empty' ? 200 : 404);
-			} finally {
-				env.emu.setBehavior({ unknownFlowExport: 'empty' });
-			}
-		});
-	}
+	// The Test button is the credential's declarative test: n8n sends its request and matches
+	// its rules (credentials/BotDojoApi.credentials.ts).
+	test('the credential test passes with a project key', async () => {
+		const mark = env.emu.requests.length;
+		const { data } = await testCredential(env.emu.keys.project);
+		assert.deepEqual(data, { status: 'OK', message: 'Connection successful!' });
+		const [request] = probes(mark);
+		assert.ok(request, 'the test request reached the emulator');
+		assert.equal(request.headers.authorization, env.emu.keys.project);
+		assert.equal(request.status, 200);
+	});
 
-	test('the credential test names the field that is wrong (401, flow key, Base URL, 429)', async () => {
+	test('the credential test names the field that is wrong (401, flow key, 404, 503, http://)', async () => {
+		const port = new URL(env.emu.baseUrl).port;
 		const cases = [
 			{
 				key: 'bdk_wrong_key_0000000000',
 				expected: /^API Key: BotDojo rejected it \(401\)/,
-				status: 401,
+				// n8n's request helper asks once more after a 401 (in case the credential can refresh).
+				statuses: [401, 401],
 			},
 			{
 				key: env.emu.keys.flow,
 				expected: /^API Key: it is valid but is a flow key \(403\)/,
-				status: 403,
+				statuses: [403],
 			},
 			{
 				key: env.emu.keys.project,
-				changes: { baseUrl: env.emu.baseUrl.replace(/^http:\/\//, '') },
-				expected: /^Base URL: ".*" does not start with https:\/\/.*Nothing was sent to BotDojo\.$/,
+				changes: { projectId: 'proj_missing' },
+				expected: /^Account ID or Project ID: BotDojo does not know this account/,
+				statuses: [404],
 			},
 			{
 				key: env.emu.keys.project,
-				fault: { type: '429', retryAfter: 40 },
-				expected:
-					/^BotDojo is limiting the request rate \(429\); asked once\. The credential was not checked: test again in 40 s\./,
-				status: 429,
+				fault: { type: '503', retryAfter: 0 },
+				expected: /^BotDojo is temporarily unavailable \(503\)\. The credential was not checked/,
+				statuses: [503],
+			},
+			{
+				// An http:// Base URL that only looks local: n8n must not send the key there.
+				key: env.emu.keys.project,
+				changes: { baseUrl: `http://user@127.0.0.1:${port}/api/v1` },
+				expected: /^ERR_INVALID_URL$/,
 			},
 		];
-		for (const { key, changes, expected, status, fault } of cases) {
+		for (const { key, changes, expected, statuses = [], fault } of cases) {
 			// Armed just before the test's request (the trigger demo polls once a minute).
 			if (fault) env.emu.injectFault(fault, { endpoint: 'export' });
 			const mark = env.emu.requests.length;
@@ -120,12 +121,10 @@ module.exports = function registerTypeChecks(env) {
 			assert.match(data.message, expected);
 			assert.doesNotMatch(data.message, /bdk_/);
 			const sent = probes(mark);
-			if (status === undefined) assert.equal(sent.length, 0, 'nothing was sent');
-			else
-				assert.deepEqual(
-					sent.map((r) => r.status),
-					[status],
-				);
+			assert.deepEqual(
+				sent.map((r) => r.status),
+				statuses,
+			);
 		}
 	});
 };

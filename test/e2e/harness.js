@@ -159,29 +159,9 @@ env.teardown = async function teardown() {
 	log(`timings:\n${lines.join('\n')}`);
 };
 
-/**
- * Runs a workflow with `n8n execute --id` (it starts at its Manual Trigger) next to the running
- * server, and returns the run data: { nodeName: [items of its last run] }.
- */
-env.execute = async function execute(workflowId) {
-	const out = await local.runN8nCli(['execute', `--id=${workflowId}`, '--rawOutput'], {
-		userFolder: env.userFolder,
-		port: env.ports.port,
-		// The server's task broker holds its port; the CLI gets its own.
-		brokerPort: await local.freePort(),
-	});
-	// The run is printed as indented JSON (from a line "{" to a line "}"); log lines may surround it.
-	const lines = out.split('\n');
-	const start = lines.indexOf('{');
-	const end = lines.indexOf('}', start);
-	if (start < 0 || end < 0)
-		throw new Error(`n8n execute printed no run data:\n${out.slice(-2000)}`);
-	const run = JSON.parse(lines.slice(start, end + 1).join('\n'));
-	const outputs = {};
-	for (const [node, runs] of Object.entries(run.data.resultData.runData))
-		outputs[node] = runs[runs.length - 1].data?.main?.[0] ?? [];
-	return { run, outputs };
-};
+/** Runs a workflow with `n8n execute --id` next to the running server (see executeWorkflow). */
+env.execute = (workflowId) =>
+	local.executeWorkflow({ userFolder: env.userFolder, port: env.ports.port }, workflowId);
 
 /** Fails when n8n refused to publish the workflow in setup, with n8n's reason. */
 env.assertPublished = function assertPublished(workflowId) {

@@ -3,6 +3,7 @@
  * README "What happens when…", Setup: a Base URL that cannot be used, and n8n's Stop button.
  * (A worker that crashes in queue mode is measured in test/e2e-queue/run.js.)
  */
+import { baseUrlProblem } from '../../nodes/shared/transport/project';
 import { runNode, type RunResult } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { flowRuns, MAY_HAVE_RUN, whatUserSees } from '../helpers/faults';
@@ -34,6 +35,19 @@ describe('What happens when… the Base URL of the credential cannot be used', (
 			/does not start with https:\/\//,
 		],
 		['empty', 'Query Index' as const, () => '  ', /is empty/],
+		[
+			'with http:// to another machine',
+			'Run Flow' as const,
+			() => 'http://api.botdojo.com/api/v1',
+			/"http:\/\/api\.botdojo\.com\/api\/v1" starts with http:\/\/, which would send the API key unencrypted: use https:\/\//,
+		],
+		[
+			// Would reach the emulator on 127.0.0.1, were it not refused.
+			'with http:// to a host that only looks local',
+			'Query Index' as const,
+			(url: string) => url.replace('http://', 'http://user@'),
+			/starts with http:\/\/, which would send the API key unencrypted/,
+		],
 		['not an address', 'Query Index' as const, () => 'https://', /is not a valid address/],
 	])(
 		'refuses one %s (%s), naming the field, and sends nothing',
@@ -53,6 +67,33 @@ describe('What happens when… the Base URL of the credential cannot be used', (
 			expect(env.emu.requests).toHaveLength(0);
 			expect(flowRuns(env)).toBe(0);
 		},
+	);
+});
+
+describe('http:// in the Base URL', () => {
+	it.each([
+		'http://localhost:8080/api/v1',
+		'http://127.0.0.1/api/v1',
+		'http://127.4.5.6:1',
+		'http://[::1]:80/x',
+		'HTTP://LOCALHOST',
+		'https://api.botdojo.com/api/v1',
+		'https://10.0.0.1',
+	])('is accepted for this computer and https:// everywhere (%s)', (url) =>
+		expect(baseUrlProblem(url)).toBeUndefined(),
+	);
+
+	it.each([
+		'http://api.botdojo.com/api/v1',
+		'http://localhost.example.com',
+		'http://127.0.0.1.example.com/',
+		'http://127.0.0.1@example.com',
+		'http://10.0.0.1:8080',
+		'http://[::2]/',
+	])('is refused for any other host (%s)', (url) =>
+		expect(baseUrlProblem(url)).toMatch(
+			/starts with http:\/\/, which would send the API key unencrypted/,
+		),
 	);
 });
 

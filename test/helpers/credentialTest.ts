@@ -1,46 +1,130 @@
 /**
  * Presses the credential's Test button the way n8n's CLI does (n8n 2.40.7,
- * `n8n/dist/services/credentials-tester.service.js`): a credential's own `test` would win; without
- * one, the first node that lists the credential with a `testedBy` name supplies the function
- * from its `methods.credentialTest`, and it is called on n8n-core's real CredentialTestContext
- * (whose only HTTP helper is the legacy `request`, sent through n8n's outbound HTTP client).
+ * `n8n/dist/services/credentials-tester.service.js`, `runRequestTest`): the credential's
+ * declarative `test.request` becomes the `routing.request` of a throw-away node, n8n-core's real
+ * RoutingNode sends it through n8n's HTTP helper with the credential's `authenticate`, and the
+ * answer is judged as n8n judges it: a failed request by its `responseCode` rules (else its
+ * status text, else its error code), a successful one by `responseSuccessBody` rules.
  */
-import { CredentialTestContext } from 'n8n-core';
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialTestFunction,
-	INodeCredentialTestResult,
-	INodeType,
+import { ExecuteContext, RoutingNode } from 'n8n-core';
+import {
+	createRunExecutionData,
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type ICredentialTestRequest,
+	type INode,
+	type INodeCredentialTestResult,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypes,
 } from 'n8n-workflow';
 
-import { additionalData, nodeTypes, type BotDojoCredentialData } from './engine';
-import { credentialType, NODE_NAMES, PACKAGE } from './nodeTypes';
+import { additionalData, type BotDojoCredentialData } from './engine';
+import { credentialType } from './nodeTypes';
 
-/** The test function n8n picks for the credential, with the node it came from. */
-export function credentialTestFunction(): { node: string; test: ICredentialTestFunction } {
-	if ('test' in credentialType)
-		throw new Error('the credential has its own declarative test, which n8n would use');
-	for (const name of NODE_NAMES) {
-		const nodeType = nodeTypes.getByNameAndVersion(`${PACKAGE}.${name}`) as INodeType;
-		for (const { name: credential, testedBy } of nodeType.description.credentials ?? []) {
-			if (credential !== credentialType.name || typeof testedBy !== 'string') continue;
-			const test = nodeType.methods?.credentialTest?.[testedBy];
-			if (!test) throw new Error(`${name} names testedBy "${testedBy}" but has no such method`);
-			return { node: name, test };
-		}
-	}
-	throw new Error('No testing function found for this credential.');
+interface FailedRequest {
+	message: string;
+	cause?: { code?: string; response?: { status: number; statusText?: string } };
+}
+
+/** The credential's declarative test; n8n would use it before any node's `testedBy`. */
+export function declarativeTest(): ICredentialTestRequest {
+	const { test } = credentialType;
+	if (!test) throw new Error('the credential has no declarative test');
+	return test;
 }
 
 export async function testCredential(
 	data: BotDojoCredentialData,
 ): Promise<INodeCredentialTestResult> {
-	const { test } = credentialTestFunction();
-	const context = new CredentialTestContext(additionalData({}));
-	return await test.call(context, {
+	const test = declarativeTest();
+	const credentialsDecrypted = {
 		id: 'tested',
 		name: 'tested',
 		type: credentialType.name,
 		data: data as unknown as ICredentialDataDecryptedObject,
-	});
+	};
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [credentialType.name]: { id: 'tested', name: 'tested' } },
+	};
+	const nodeType = {
+		description: {
+			displayName: 'No Operation',
+			name: 'n8n-nodes-base.noOp',
+			group: [],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: [],
+			outputs: [],
+			credentials: [{ name: credentialType.name, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: test.request },
+					default: '',
+				},
+			],
+		},
+	} as unknown as INodeType;
+	const nodeTypes = {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	} as unknown as INodeTypes;
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData({ tested: credentialsDecrypted.data }),
+		'internal',
+		createRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
+	let response: INodeExecutionData[][] | undefined;
+	try {
+		await workflow.expression.acquireIsolate();
+		response = await new RoutingNode(context, nodeType, credentialsDecrypted).runNode();
+	} catch (caught) {
+		const error = caught as FailedRequest;
+		const answer = error.cause?.response;
+		if (answer) {
+			for (const rule of test.rules ?? []) {
+				if (rule.type === 'responseCode' && rule.properties.value === answer.status)
+					return { status: 'Error', message: rule.properties.message };
+			}
+			if (answer.status < 199 || answer.status > 299)
+				return {
+					status: 'Error',
+					message: answer.statusText || `Received HTTP status code: ${answer.status}`,
+				};
+		} else if (error.cause?.code) {
+			return { status: 'Error', message: error.cause.code };
+		}
+		return { status: 'Error', message: String(error.message) };
+	} finally {
+		await workflow.expression.releaseIsolate();
+	}
+	const body = response?.[0]?.[0]?.json;
+	for (const rule of test.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const value = rule.properties.key
+			.split('.')
+			.reduce<unknown>((inner, key) => (inner as Record<string, unknown> | undefined)?.[key], body);
+		if (value === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
 }

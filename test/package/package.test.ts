@@ -56,17 +56,15 @@ describe('the built package', () => {
 		}
 	});
 
-	it('finds the credential type with its icons, tested by every node', () => {
+	it('finds the credential type with its icons and its own declarative test', () => {
 		const { type } = loader.credentialTypes.botDojoApi;
 		expect(type.displayName).toBe('BotDojo API');
-		// No declarative test: n8n would use it instead of the nodes' testedBy function.
-		expect(type.test).toBeUndefined();
+		// The Test button is the credential's declarative test; no node names a test function.
+		expect(type.test?.request.url).toMatch(/\/flow_requests\/export$/);
 		for (const { type: node } of Object.values(loader.nodeTypes)) {
 			const { description } = node as INodeType;
-			expect(description?.credentials).toEqual([
-				{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' },
-			]);
-			expect(typeof (node as INodeType).methods?.credentialTest?.botDojoApiTest).toBe('function');
+			expect(description?.credentials).toEqual([{ name: 'botDojoApi', required: true }]);
+			expect((node as INodeType).methods?.credentialTest).toBeUndefined();
 		}
 		const icon = type.iconUrl as { light: string; dark: string };
 		for (const url of [icon.light, icon.dark]) {

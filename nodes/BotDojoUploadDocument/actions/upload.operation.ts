@@ -17,7 +17,7 @@ import {
 import { uploadRequest } from '../../shared/transport';
 import { invalidInput, requireText, type InputPlace, placeOf } from '../../shared/validation';
 import { binaryAsBlob } from './binaryBlob';
-import { readUploadPath, UPLOAD_PATH_RULES } from './logicalPath';
+import { hasControlCharacter, readUploadPath, UPLOAD_PATH_RULES } from './logicalPath';
 
 export const option: INodePropertyOptions = {
 	name: 'Upload',
@@ -164,8 +164,7 @@ function readFileName(
 ): string {
 	const given = typeof value === 'string' ? value.trim() : '';
 	const fileName = given || binary.fileName?.trim() || logicalPath.split('/').pop() || '';
-	// eslint-disable-next-line no-control-regex
-	if (/[\u0000-\u001f\u007f]/.test(fileName)) {
+	if (hasControlCharacter(fileName)) {
 		throw invalidInput(
 			place,
 			'File Name',

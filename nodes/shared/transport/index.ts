@@ -9,4 +9,3 @@ export * from './runFlow';
 export * from './ndjson';
 export * from './exportPages';
 export * from './answers';
-export * from './credentialTest';

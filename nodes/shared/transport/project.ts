@@ -8,6 +8,7 @@ import {
 	type ICredentialDataDecryptedObject,
 } from 'n8n-workflow';
 
+import { REMOTE_HTTP } from './remoteHttp';
 import type { BotDojoContext, ProjectCredentials } from './types';
 
 export const CREDENTIAL_TYPE = 'botDojoApi';
@@ -111,6 +112,8 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	} catch {
 		return `"${baseUrl}" is not a valid address`;
 	}
+	if (REMOTE_HTTP.test(baseUrl))
+		return `"${baseUrl}" starts with http://, which would send the API key unencrypted: use https:// (http:// is accepted only for this computer: localhost, 127.0.0.1, [::1])`;
 	return undefined;
 }
 
