@@ -21,10 +21,22 @@ const STREAM_FAULTS = [
 	'huge-line',
 	'whole-answer',
 ];
+/**
+ * A run answered whole (`application/json`, a streamed run or a blocking one) that stops after
+ * half its bytes (`bytes=N`: after N): `whole-answer-stall` keeps the connection open until the
+ * client goes away, `whole-answer-drop` drops it. The flow ran (its record is complete).
+ */
+const WHOLE_ANSWER_HALFWAY_FAULTS = ['whole-answer-stall', 'whole-answer-drop'];
 const EXPORT_FAULTS = ['same-cursor', 'empty-page'];
 /** Refusals of a run's `flow_session_id`, consumed only by a run that names a session. */
 const SESSION_FAULTS = ['session-error'];
-const ALL_FAULTS = [...STATUS_FAULTS, ...STREAM_FAULTS, ...EXPORT_FAULTS, ...SESSION_FAULTS];
+const ALL_FAULTS = [
+	...STATUS_FAULTS,
+	...STREAM_FAULTS,
+	...WHOLE_ANSWER_HALFWAY_FAULTS,
+	...EXPORT_FAULTS,
+	...SESSION_FAULTS,
+];
 
 const ENDPOINTS = [
 	'run',
@@ -170,6 +182,7 @@ function findFault(faults, type) {
 module.exports = {
 	STATUS_FAULTS,
 	STREAM_FAULTS,
+	WHOLE_ANSWER_HALFWAY_FAULTS,
 	EXPORT_FAULTS,
 	SESSION_FAULTS,
 	ALL_FAULTS,

@@ -5,7 +5,7 @@
  * checks the code against them; the root tsconfig reads them from the .js files directly.
  *
  * @typedef {| 'run' | 'createSession' | 'export' | 'loadByFlowSession' | 'getTemporarySignedUrl' | 'loadByLogicalPath' | 'uploadFile' | 'getStatus' | 'queryMetadata' | 'download' | 'unknown'} EndpointName
- * @typedef {| '429' | '500' | '503' | 'drop' | 'malformed' | 'no-final' | 'stall' | 'token-delay' | 'big-stream' | 'split-utf8' | 'huge-line' | 'same-cursor' | 'empty-page' | 'session-error'} FaultType
+ * @typedef {| '429' | '500' | '503' | 'drop' | 'malformed' | 'no-final' | 'stall' | 'token-delay' | 'big-stream' | 'split-utf8' | 'huge-line' | 'whole-answer' | 'whole-answer-stall' | 'whole-answer-drop' | 'same-cursor' | 'empty-page' | 'session-error'} FaultType
  * @typedef {{ retryAfter?: number | string; retryAfterDate?: number; status?: number; afterEvents?: number; ms?: number; tokens?: number; bytes?: number; [key: string]: unknown; }} FaultParams
  * @typedef {FaultParams & { endpoint?: Exclude<EndpointName, 'unknown'>; times?: number; }} InjectFaultOptions
  * @typedef {{ type: FaultType; params: FaultParams; endpoint: EndpointName | null; times: number; }} ArmedFault

@@ -207,6 +207,9 @@ export function transportError(
 	let safeToRetry = repeatable;
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
 		message = `BotDojo did not answer within the timeout${settings.timeout ? ` (${settings.timeout} ms)` : ''}`;
+	} else if (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw)) {
+		// axios' "stream has been aborted": the connection broke mid-answer (a Stop is ERR_CANCELED)
+		message = 'The connection to BotDojo broke before its whole answer had arrived';
 	} else if (code === 'ERR_CANCELED' || /aborted|cancel/i.test(raw)) {
 		// "canceled": n8n marks a stopped execution as canceled only with this spelling.
 		message = 'The request to BotDojo was canceled';

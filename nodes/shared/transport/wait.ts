@@ -1,0 +1,83 @@
+/**
+ * The one wait of the package (Retry-After waits, a run's deadlines): it ends at once when its
+ * signal aborts, on every n8n the package supports, and leaves no timer behind once aborted.
+ * Timers are not allowed in community nodes; n8n-workflow's waits differ by version:
+ * - 2.x: `sleep(ms, signal)` honours the signal and clears its timer;
+ * - 1.x from about 1.9x (e.g. 1.120.31): `sleep(ms)` ignores a signal, `sleepWithAbort` honours it;
+ * - 1.83.0 (n8n 1.85): only `sleep(ms)`, which cannot be cancelled at all.
+ */
+import * as workflow from 'n8n-workflow';
+
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** The longest wait a timer can hold (2^31-1 ms, about 24.8 days); longer fires at once. */
+export const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
+/** Resolves after `ms`, or rejects at once with the signal's reason when it aborts. */
+export async function wait(ms: number, signal: AbortSignal): Promise<void> {
+	const n8n = workflow as unknown as { sleep: Sleep; sleepWithAbort?: Sleep };
+	const delay = Math.min(Math.max(0, ms), LONGEST_WAIT_MS);
+	if (typeof n8n.sleepWithAbort === 'function') return await n8n.sleepWithAbort(delay, signal);
+	// n8n-workflow 2.x declares the signal (`sleep(ms, abortSignal)`); 1.x's `sleep(ms)` does not.
+	if (n8n.sleep.length >= 2) return await n8n.sleep(delay, signal);
+	return await sharedWait(n8n.sleep, delay, signal);
+}
+
+interface Waiter {
+	at: number;
+	wake: () => void;
+}
+
+/** Waits that n8n-workflow 1.83 cannot cancel: they share sleeps (see `sharedWait`). */
+const waiters = new Set<Waiter>();
+
+/** When each sleep now running ends. */
+const sleepsEndingAt: number[] = [];
+
+/**
+ * With an uncancellable `sleep`, a wait races the signal; its sleep runs on after a Stop. So
+ * that finished runs do not leave one timer per wait behind, all waits share sleeps: a new
+ * sleep starts only when no running one ends before the wait is due, and each one that ends
+ * wakes the waits that are due and starts the next one only for waits still waiting.
+ */
+async function sharedWait(sleep: Sleep, ms: number, signal: AbortSignal): Promise<void> {
+	if (signal.aborted) throw reasonOf(signal);
+	await new Promise<void>((resolve, reject) => {
+		const waiter: Waiter = {
+			at: Date.now() + ms,
+			wake: () => {
+				signal.removeEventListener('abort', onAbort);
+				resolve();
+			},
+		};
+		const onAbort = () => {
+			waiters.delete(waiter);
+			reject(reasonOf(signal));
+		};
+		signal.addEventListener('abort', onAbort, { once: true });
+		waiters.add(waiter);
+		sleepUntil(sleep, waiter.at);
+	});
+}
+
+function sleepUntil(sleep: Sleep, at: number): void {
+	if (sleepsEndingAt.some((end) => end <= at)) return;
+	sleepsEndingAt.push(at);
+	void sleep(Math.max(0, at - Date.now())).then(() => {
+		sleepsEndingAt.splice(sleepsEndingAt.indexOf(at), 1);
+		const now = Date.now();
+		let next = Infinity;
+		for (const waiter of waiters) {
+			if (waiter.at <= now) {
+				waiters.delete(waiter);
+				waiter.wake();
+			} else next = Math.min(next, waiter.at);
+		}
+		if (next !== Infinity) sleepUntil(sleep, next);
+	});
+}
+
+function reasonOf(signal: AbortSignal): Error {
+	const reason: unknown = signal.reason;
+	return reason instanceof Error ? reason : new Error(String(reason ?? 'The wait was aborted'));
+}
