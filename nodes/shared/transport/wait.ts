@@ -15,12 +15,17 @@ export const LONGEST_WAIT_MS = 2 ** 31 - 1;
 
 /** Resolves after `ms`, or rejects at once with the signal's reason when it aborts. */
 export async function wait(ms: number, signal: AbortSignal): Promise<void> {
-	const n8n = workflow as unknown as { sleep: Sleep; sleepWithAbort?: Sleep };
 	const delay = Math.min(Math.max(0, ms), LONGEST_WAIT_MS);
-	if (typeof n8n.sleepWithAbort === 'function') return await n8n.sleepWithAbort(delay, signal);
+	// One rejection whatever the version: the abort reason as an Error (n8n's Stop gives none).
+	return await sleepOf(delay, signal).catch(() => Promise.reject(reasonOf(signal)));
+}
+
+function sleepOf(ms: number, signal: AbortSignal): Promise<void> {
+	const n8n = workflow as unknown as { sleep: Sleep; sleepWithAbort?: Sleep };
+	if (typeof n8n.sleepWithAbort === 'function') return n8n.sleepWithAbort(ms, signal);
 	// n8n-workflow 2.x declares the signal (`sleep(ms, abortSignal)`); 1.x's `sleep(ms)` does not.
-	if (n8n.sleep.length >= 2) return await n8n.sleep(delay, signal);
-	return await sharedWait(n8n.sleep, delay, signal);
+	if (n8n.sleep.length >= 2) return n8n.sleep(ms, signal);
+	return sharedWait(n8n.sleep, ms, signal);
 }
 
 interface Waiter {
@@ -78,6 +83,9 @@ function sleepUntil(sleep: Sleep, at: number): void {
 }
 
 function reasonOf(signal: AbortSignal): Error {
-	const reason: unknown = signal.reason;
-	return reason instanceof Error ? reason : new Error(String(reason ?? 'The wait was aborted'));
+	const reason = signal.reason as { message?: unknown } | undefined;
+	if (reason instanceof Error) return reason;
+	// e.g. a DOMException of another realm, as in jest
+	const message = typeof reason?.message === 'string' ? reason.message : 'The wait was aborted';
+	return new Error(message);
 }
