@@ -123,7 +123,7 @@ describe("What happens when… the user presses n8n's Stop button", () => {
 	});
 });
 
-describe("What happens when… the user presses Stop on the other nodes", () => {
+describe('What happens when… the user presses Stop on the other nodes', () => {
 	const others = [
 		{
 			node: 'Export Requests',

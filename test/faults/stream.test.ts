@@ -102,9 +102,7 @@ describe('What happens when… the stream of a run breaks', () => {
 		const seen = whatUserSees(result);
 		for (const phrase of row.sees ?? []) expect(seen).toMatch(phrase);
 		expect(seen).toMatch(MAY_HAVE_RUN);
-		expect(JSON.stringify([result.error, result.items])).not.toContain(
-			env.credentials.main.apiKey,
-		);
+		expect(JSON.stringify([result.error, result.items])).not.toContain(env.credentials.main.apiKey);
 		// Sent once, never again; the flow ran once.
 		const requests = env.emu.requestsTo('run');
 		expect(requests).toHaveLength(1);
