@@ -167,6 +167,7 @@ describe('What happens when… the user presses Stop on the other nodes', () => 
 			const result = await stopWhen(run, ready, row.settleMs);
 			expect(result.run.status).toBe('canceled');
 			expect(result.error?.message).toBe('The request to BotDojo was canceled');
+			expect(JSON.stringify(result.error)).not.toContain(env.credentials.main.apiKey);
 			expect(requests()).toHaveLength(1);
 			// The node hung up: the emulator saw the stalled request end.
 			await until(() => requests()[0].respondedAt !== undefined);

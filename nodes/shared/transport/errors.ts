@@ -5,6 +5,7 @@
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
+import { deadlineMessage } from './runDeadline';
 import type { BotDojoContext, ProjectCredentials, RequestSettings, RequestSubject } from './types';
 
 /** The service's own words about a failure, from any of the error shapes seen in the wild. */
@@ -206,7 +207,7 @@ export function transportError(
 	let message: string;
 	let safeToRetry = repeatable;
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
-		message = `BotDojo did not answer within the timeout${settings.timeout ? ` (${settings.timeout} ms)` : ''}`;
+		message = deadlineMessage('timeout', settings.timeout ?? 0, 'request');
 	} else if (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw)) {
 		// axios' "stream has been aborted": the connection broke mid-answer (a Stop is ERR_CANCELED)
 		message = 'The connection to BotDojo broke before its whole answer had arrived';

@@ -20,15 +20,23 @@ export class DeadlinePassed extends Error {
 	}
 }
 
-/** What the user reads when a limit passed (a reader adds what had arrived). */
-export function deadlineMessage(kind: 'timeout' | 'idle', limitMs: number, phase: RunPhase): string {
+/**
+ * What the user reads when a limit passed (a reader adds what had arrived); every timeout of the
+ * package is worded here. `limitMs` 0: a limit not the package's own (n8n's request timeout).
+ */
+export function deadlineMessage(
+	kind: 'timeout' | 'idle',
+	limitMs: number,
+	phase: RunPhase,
+): string {
 	if (kind === 'idle') {
 		const what = phase === 'stream' ? 'The stream' : "BotDojo's answer";
 		return `${what} stalled: nothing arrived for ${limitMs} ms`;
 	}
+	const limit = limitMs > 0 ? `the timeout of ${limitMs} ms` : 'the timeout';
 	return phase === 'request'
-		? `BotDojo did not answer within the timeout of ${limitMs} ms`
-		: `The run took longer than the timeout of ${limitMs} ms`;
+		? `BotDojo did not answer within ${limit}`
+		: `The run took longer than ${limit}`;
 }
 
 /**
