@@ -5,8 +5,8 @@
  * `instanceof` checks, so 1.x's waits are put in place of 2.x's here: `jest.mock` replaces just
  * `sleep` and `sleepWithAbort` of n8n-workflow (everything else, and n8n-core, stays real) by
  * copies of the published ones, which also count the timers they leave running:
- * - n8n-workflow 1.83.0 (n8n 1.85, the oldest n8n the README supports): only `sleep(ms)`;
- * - n8n-workflow 1.120.31 (n8n 1.123): `sleep(ms)` and `sleepWithAbort(ms, signal)`.
+ * - n8n-workflow 1.83.0 (n8n 1.85, the oldest n8n the README supports; up to 1.97.0): only `sleep(ms)`;
+ * - n8n-workflow 1.120.31 (n8n 1.123; 1.98.0 and later): `sleep(ms)` and `sleepWithAbort(ms, signal)`.
  */
 import { startRun, type RunResult } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';

@@ -1,10 +1,11 @@
 /**
  * The one wait of the package (Retry-After waits, a run's deadlines): it ends at once when its
  * signal aborts, on every n8n the package supports, and leaves no timer behind once aborted.
- * Timers are not allowed in community nodes; n8n-workflow's waits differ by version:
- * - 2.x: `sleep(ms, signal)` honours the signal and clears its timer;
- * - 1.x from about 1.9x (e.g. 1.120.31): `sleep(ms)` ignores a signal, `sleepWithAbort` honours it;
- * - 1.83.0 (n8n 1.85): only `sleep(ms)`, which cannot be cancelled at all.
+ * Timers are not allowed in community nodes; n8n-workflow's waits differ by version (read off
+ * the published packages):
+ * - 1.98.0 (n8n 1.101) to 2.0 at least: `sleep(ms)` ignores a signal, `sleepWithAbort` honours it;
+ * - 2.41: `sleep(ms, signal)` honours it, and there is no `sleepWithAbort`;
+ * - up to 1.97.0 (n8n 1.85 to 1.100): only `sleep(ms)`, which cannot be cancelled at all.
  */
 import * as workflow from 'n8n-workflow';
 
