@@ -22,6 +22,12 @@ const STREAM_FAULTS = [
 	'huge-line',
 	'whole-answer',
 ];
+/**
+ * A run answered whole (`application/json`, a streamed run or a blocking one) that stops after
+ * half its bytes (`bytes=N`: after N): `whole-answer-stall` keeps the connection open until the
+ * client goes away, `whole-answer-drop` drops it. The flow ran (its record is complete).
+ */
+const WHOLE_ANSWER_HALFWAY_FAULTS = ['whole-answer-stall', 'whole-answer-drop'];
 const EXPORT_FAULTS = ['same-cursor', 'empty-page'];
 /** Refusals of a run's `flow_session_id`, consumed only by a run that names a session. */
 const SESSION_FAULTS = ['session-error'];
@@ -36,6 +42,7 @@ const HOSTILE_FAULTS = [
 const ALL_FAULTS = [
 	...STATUS_FAULTS,
 	...STREAM_FAULTS,
+	...WHOLE_ANSWER_HALFWAY_FAULTS,
 	...EXPORT_FAULTS,
 	...SESSION_FAULTS,
 	...HOSTILE_FAULTS,
@@ -185,6 +192,7 @@ function findFault(faults, type) {
 module.exports = {
 	STATUS_FAULTS,
 	STREAM_FAULTS,
+	WHOLE_ANSWER_HALFWAY_FAULTS,
 	EXPORT_FAULTS,
 	SESSION_FAULTS,
 	ALL_FAULTS,

@@ -154,7 +154,7 @@ async function handle(ctx, req, res, r, url, entry) {
 	// error answers quote it too
 	if (await answerKeyFault(ctx, req, res, endpoint, r.flowId)) return;
 
-	// status faults (and drop for non-streaming requests) are answered before anything else
+	// status faults (and drop, stall for non-streaming requests) are answered before anything else
 	const isStreamRun =
 		endpoint === 'run' &&
 		isPlainObject(payload) &&
@@ -164,7 +164,7 @@ async function handle(ctx, req, res, r, url, entry) {
 		ctx,
 		req,
 		endpoint,
-		isStreamRun ? STATUS_FAULTS : [...STATUS_FAULTS, 'drop'],
+		isStreamRun ? STATUS_FAULTS : [...STATUS_FAULTS, 'drop', 'stall'],
 		true,
 	);
 	if (early) {
@@ -172,6 +172,8 @@ async function handle(ctx, req, res, r, url, entry) {
 			if (req.socket) req.socket.destroy();
 			return;
 		}
+		// no answer at all until the client goes away (or emu.close())
+		if (early.type === 'stall') return await new Promise((resolve) => res.once('close', resolve));
 		const retryAfter = retryAfterHeader(early.type, early.params);
 		/** @type {Record<string, string>} */
 		const headers = retryAfter === undefined ? {} : { 'Retry-After': retryAfter };

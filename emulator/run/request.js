@@ -5,7 +5,13 @@
  * before anything is sent so that a throwing flow gives 500.
  */
 const { HttpError, badRequest, notFound, isPlainObject } = require('../util');
-const { takeFaults, findFault, STREAM_FAULTS, SESSION_FAULTS } = require('../faults');
+const {
+	takeFaults,
+	findFault,
+	STREAM_FAULTS,
+	SESSION_FAULTS,
+	WHOLE_ANSWER_HALFWAY_FAULTS,
+} = require('../faults');
 const { splitTokens, bigTokens } = require('../flows');
 
 const TAGS = [
@@ -147,7 +153,14 @@ function loadRun(ctx, req, flowId, payload) {
 	const session = loadSession(ctx, req, flowId, options.flow_session_id);
 	const history = ctx.store.history(session.id).slice();
 	const sessionView = { ...session, history, runNumber: history.length + 1 };
-	const faults = stream === 'http' ? takeFaults(ctx, req, 'run', STREAM_FAULTS) : [];
+	const faults = takeFaults(
+		ctx,
+		req,
+		'run',
+		stream === 'http'
+			? [...STREAM_FAULTS, ...WHOLE_ANSWER_HALFWAY_FAULTS]
+			: WHOLE_ANSWER_HALFWAY_FAULTS,
+	);
 
 	const bigFault = findFault(faults, 'big-stream');
 	try {

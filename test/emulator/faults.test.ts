@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /** The BotDojo emulator itself: every fault it can inject. */
 import { startEmulator } from '../../emulator';
+import { until } from '../helpers/until';
 import { params, tokensOf, useRawEmulator } from './http';
 
 const env = useRawEmulator();
@@ -42,6 +43,49 @@ describe('faults', () => {
 		expect(r.json.status).toBe('complete');
 		expect(r.json.requestParams.stream).toBe('http');
 	});
+
+	it.each([
+		['streamed', { stream: 'http' }],
+		['blocking', {}],
+	])(
+		'whole-answer-stall and -drop: a %s run answered whole stops after half its bytes',
+		async (_kind, options) => {
+			const start = async (fault: string) => {
+				const aborting = new AbortController();
+				const res = await fetch(`${env.project()}/flows/flow_echo/run`, {
+					method: 'POST',
+					headers: {
+						'Content-Type': 'application/json',
+						Authorization: env.emu.keys.project,
+						'X-Emulator-Fault': fault,
+					},
+					body: JSON.stringify({ body: { text_input: 'a b' }, options }),
+					signal: aborting.signal,
+				});
+				const reader = res.body!.getReader();
+				const first = await reader.read();
+				return { res, reader, first, aborting };
+			};
+			const stall = await start('whole-answer-stall');
+			expect(stall.res.headers.get('content-type')).toMatch(/^application\/json/);
+			const whole = Number(stall.res.headers.get('content-length'));
+			expect(stall.first.value!.length).toBe(whole >> 1);
+			// The answer is not over until the client goes away; the flow ran.
+			const [request] = env.emu.requestsTo('run');
+			expect(request.respondedAt).toBeUndefined();
+			expect([...env.emu.records.values()][0].status).toBe('complete');
+			stall.aborting.abort();
+			await until(() => request.respondedAt !== undefined);
+
+			const drop = await start('whole-answer-drop');
+			expect(drop.first.value!.length).toBeLessThan(Number(drop.res.headers.get('content-length')));
+			await expect(
+				(async () => {
+					for (;;) if ((await drop.reader.read()).done) return 'ended';
+				})(),
+			).rejects.toThrow();
+		},
+	);
 
 	it('drop, malformed, no-final, token-delay, big-stream, huge-line', async () => {
 		const drop = await streamRun(

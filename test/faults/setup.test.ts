@@ -4,7 +4,7 @@
  * (A worker that crashes in queue mode is measured in test/e2e-queue/run.js.)
  */
 import { baseUrlProblem } from '../../nodes/shared/transport/project';
-import { runNode, type RunResult } from '../helpers/engine';
+import { runNode, startRun, type RunResult } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { flowRuns, MAY_HAVE_RUN, whatUserSees } from '../helpers/faults';
 import { message, startFlow } from '../helpers/runFlow';
@@ -99,7 +99,7 @@ describe('http:// in the Base URL', () => {
 
 /** Presses Stop once `ready` holds and `settleMs` more have passed. */
 async function stopWhen(
-	run: ReturnType<typeof startFlow>,
+	run: ReturnType<typeof startRun>,
 	ready: () => boolean,
 	settleMs: number,
 ): Promise<RunResult> {
@@ -162,4 +162,56 @@ describe("What happens when… the user presses n8n's Stop button", () => {
 		expect([...env.emu.records.values()][0]?.status).toBe(row.recordStatus);
 		expect(result.chunks.filter(({ chunk }) => chunk.type === 'item').length).toBeLessThan(10);
 	});
+});
+
+describe('What happens when… the user presses Stop on the other nodes', () => {
+	const others = [
+		{
+			node: 'Export Requests',
+			type: 'botDojoExportRequests',
+			parameters: { operation: 'export', flowId: 'flow_export' },
+			endpoint: 'export' as const,
+		},
+		{
+			node: 'Query Index',
+			type: 'botDojoQueryIndex',
+			parameters: { operation: 'queryMetadata', indexId: 'idx_docs', query: '{}' },
+			endpoint: 'queryMetadata' as const,
+		},
+		{
+			node: 'Create Session',
+			type: 'botDojoCreateSession',
+			parameters: { flowId: 'flow_echo' },
+			endpoint: 'createSession' as const,
+		},
+	];
+	const moments = [
+		// BotDojo never answers: only a request that Stop aborts lets the node end.
+		{ when: 'during a request', fault: 'stall', settleMs: 50 },
+		// Within the default bounds of these nodes' retries (60 s in all), long enough that a
+		// wait that Stop did not end is seen sending again or running past the test's time.
+		{ when: "while waiting out BotDojo's Retry-After", fault: '429;retryAfter=55', settleMs: 100 },
+	];
+	it.each(others.flatMap((other) => moments.map((moment) => ({ ...other, ...moment }))))(
+		'$node, $when',
+		async (row) => {
+			env.emu.injectFault(row.fault, { endpoint: row.endpoint, times: 10 });
+			const run = startRun({
+				node: { type: row.type, parameters: row.parameters as never },
+				credentials: env.credentials,
+			});
+			const requests = () => env.emu.requestsTo(row.endpoint);
+			const ready =
+				row.fault === 'stall'
+					? () => requests().length === 1
+					: () => requests()[0]?.respondedAt !== undefined;
+			const result = await stopWhen(run, ready, row.settleMs);
+			expect(result.run.status).toBe('canceled');
+			expect(result.error?.message).toBe('The request to BotDojo was canceled');
+			expect(JSON.stringify(result.error)).not.toContain(env.credentials.main.apiKey);
+			expect(requests()).toHaveLength(1);
+			// The node hung up: the emulator saw the stalled request end.
+			await until(() => requests()[0].respondedAt !== undefined);
+		},
+	);
 });

@@ -48,6 +48,40 @@ const rows: Row[] = [
 		sees: [/Raise the Idle Timeout option/],
 	},
 	{
+		fault: 'whole answer (application/json) that stalls halfway',
+		inject: 'whole-answer-stall',
+		options: { idleTimeout: 0.2 },
+		message: "BotDojo's answer stalled: nothing arrived for 200 ms",
+		sees: [/Raise the Idle Timeout option/],
+	},
+	{
+		fault: 'whole answer that stalls halfway, with no Idle Timeout',
+		inject: 'whole-answer-stall',
+		options: { idleTimeout: 0, timeout: 0.5 },
+		message: 'The run took longer than the timeout of 500 ms',
+		sees: [/Raise the Timeout option/],
+	},
+	{
+		fault: 'whole answer that drops halfway',
+		inject: 'whole-answer-drop',
+		message:
+			/^The connection dropped before BotDojo's whole answer had arrived \(aborted\); \d+ bytes had arrived$/,
+		sees: [/The connection broke: BotDojo, a proxy or the network closed it/],
+	},
+	{
+		fault: 'blocking run (Streaming off) whose answer stalls halfway',
+		inject: 'whole-answer-stall',
+		options: { streaming: false, timeout: 0.5 },
+		message: 'BotDojo did not answer within the timeout of 500 ms',
+		sees: [/Raise the Timeout option/],
+	},
+	{
+		fault: 'blocking run whose answer drops halfway',
+		inject: 'whole-answer-drop',
+		options: { streaming: false },
+		message: 'The connection to BotDojo broke before its whole answer had arrived',
+	},
+	{
 		fault: 'oversize line',
 		inject: { type: 'huge-line', bytes: 3 * 1024 * 1024 },
 		options: { maxLineMiB: 1 },
@@ -68,6 +102,7 @@ describe('What happens when… the stream of a run breaks', () => {
 		const seen = whatUserSees(result);
 		for (const phrase of row.sees ?? []) expect(seen).toMatch(phrase);
 		expect(seen).toMatch(MAY_HAVE_RUN);
+		expect(JSON.stringify([result.error, result.items])).not.toContain(env.credentials.main.apiKey);
 		// Sent once, never again; the flow ran once.
 		const requests = env.emu.requestsTo('run');
 		expect(requests).toHaveLength(1);

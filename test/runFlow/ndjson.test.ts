@@ -6,6 +6,7 @@ import {
 	readNdjsonStream,
 	type NdjsonStreamOptions,
 } from '../../nodes/shared/transport/ndjson';
+import { RunDeadline, type RunLimits } from '../../nodes/shared/transport/runDeadline';
 
 const FINAL = { status: 'complete', response: { text_output: 'héllo wörld 👋' } };
 const LINES = [
@@ -33,6 +34,13 @@ function cut(bytes: Buffer, offsets: number[]): Buffer[] {
 		start = offset;
 	}
 	return chunks;
+}
+
+/** A run's deadline whose answer (a stream) has begun. */
+function streaming(limits: RunLimits): RunDeadline {
+	const deadline = new RunDeadline(limits);
+	deadline.answerBegan('stream');
+	return deadline;
 }
 
 const isFinal = (value: unknown) => !(value as { tag?: string }).tag;
@@ -212,7 +220,8 @@ describe('readNdjsonStream', () => {
 	});
 
 	test('a stall ends by the idle timeout, stopping the source', async () => {
-		const error = await failure(read([BYTES.subarray(0, 60)], 'stall', { idleTimeoutMs: 30 }));
+		const deadline = streaming({ timeoutMs: 0, idleTimeoutMs: 30 });
+		const error = await failure(read([BYTES.subarray(0, 60)], 'stall', { deadline }));
 		expect(error.kind).toBe('idle');
 		expect(error.message).toBe(
 			'The stream stalled: nothing arrived for 30 ms; 1 event had arrived',
@@ -220,9 +229,8 @@ describe('readNdjsonStream', () => {
 	});
 
 	test('the total timeout ends a stream that keeps stalling', async () => {
-		const error = await failure(
-			read([BYTES.subarray(0, 60)], 'stall', { totalTimeoutMs: 30, idleTimeoutMs: 60_000 }),
-		);
+		const deadline = streaming({ timeoutMs: 30, idleTimeoutMs: 60_000 });
+		const error = await failure(read([BYTES.subarray(0, 60)], 'stall', { deadline }));
 		expect(error.kind).toBe('timeout');
 		expect(error.message).toBe(
 			'The run took longer than the timeout of 30 ms; 1 event had arrived',

@@ -182,6 +182,16 @@ describe('BotDojo Upload Document: bad input, lookups', () => {
 		);
 	});
 
+	it('refuses more minutes than a date can hold (it failed as "Invalid time value")', async () => {
+		const error = await run(
+			{ operation: 'getDownloadLink', logicalPath: 'docs/a.txt', expiresInMinutes: 1e12 },
+			[{ json: {} }],
+		);
+		expect(error?.message).toBe(
+			'Expires In (Minutes): is 1000000000000, later than any date can be',
+		);
+	});
+
 	it('refuses less than the field minimum of 1 minute, from an expression too', async () => {
 		const error = await run(
 			{ operation: 'getDownloadLink', logicalPath: 'docs/a.txt', expiresInMinutes: '={{ 0.5 }}' },

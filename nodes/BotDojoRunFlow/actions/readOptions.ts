@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { RetryPolicy } from '../../shared/transport';
+import { LONGEST_WAIT_MS, type RetryPolicy } from '../../shared/transport';
 import {
 	invalidInput,
 	JSON_OR_TEXT_HELP,
@@ -53,13 +53,16 @@ interface OptionValues {
 	concurrency?: number;
 }
 
+/** The longest time a timer can wait, in whole seconds (2^31-1 ms: about 24.8 days). */
+const LONGEST_SECONDS = Math.floor(LONGEST_WAIT_MS / 1000);
+
 function seconds(place: InputPlace, parameter: string, value: unknown, fallback: number): number {
 	const number = value === undefined || value === '' ? fallback : Number(value);
-	if (!Number.isFinite(number) || number < 0) {
+	if (!Number.isFinite(number) || number < 0 || number > LONGEST_SECONDS) {
 		throw invalidInput(
 			place,
 			`Options › ${parameter}`,
-			`must be a number of seconds, 0 or more, but is ${JSON.stringify(value)}`,
+			`must be a number of seconds from 0 to ${LONGEST_SECONDS} (about 24 days), but is ${JSON.stringify(value)}`,
 			`Enter e.g. ${fallback}. ${NOTHING_SENT}`,
 		);
 	}

@@ -1,9 +1,10 @@
 /**
  * One run of a flow over HTTP: the request (429/503 retried by the transport), then either the
  * NDJSON stream read as it arrives or the whole record. One AbortController per run is ended
- * by Stop, by the timeout and by the stream reader; it closes the connection itself.
+ * by Stop, by the run's deadline (Timeout, Idle Timeout) and by the stream reader; it closes
+ * the connection itself.
  */
-import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
 import {
@@ -12,10 +13,10 @@ import {
 	LongLine,
 	NdjsonStreamError,
 	readNdjsonStream,
+	RunDeadline,
 	runFlowRequest,
 	runStreamError,
 	shapeOf,
-	TIMER_NOT_NEEDED,
 	unexpectedRunAnswer,
 	type RequestSettings,
 } from '../../shared/transport';
@@ -49,12 +50,17 @@ export interface RunOutcome {
 
 export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise<RunOutcome> {
 	const runAbort = new AbortController();
+	const deadline = new RunDeadline(run.options);
 	const onCancel = () => runAbort.abort(run.cancelSignal?.reason);
+	const onDeadline = () => runAbort.abort(deadline.reason);
 	if (run.cancelSignal?.aborted) onCancel();
 	run.cancelSignal?.addEventListener('abort', onCancel, { once: true });
+	deadline.signal.addEventListener('abort', onDeadline, { once: true });
 	try {
-		return await request(ctx, run, runAbort);
+		return await request(ctx, run, runAbort, deadline);
 	} finally {
+		deadline.end();
+		deadline.signal.removeEventListener('abort', onDeadline);
 		run.cancelSignal?.removeEventListener('abort', onCancel);
 	}
 }
@@ -63,6 +69,7 @@ async function request(
 	ctx: IExecuteFunctions,
 	run: FlowRun,
 	runAbort: AbortController,
+	deadline: RunDeadline,
 ): Promise<RunOutcome> {
 	const { flowId, options, sessionId, itemIndex } = run;
 	const settings: RequestSettings = {
@@ -71,7 +78,7 @@ async function request(
 		repeatable: false,
 		abortSignal: runAbort.signal,
 		retry: options.retry,
-		// 0 turns off n8n's own 300 s default: the Timeout option alone bounds the run (timer below).
+		// 0 turns off n8n's own 300 s default: the run's deadline alone bounds it (Timeout option).
 		timeout: 0,
 	};
 	const payload = {
@@ -80,46 +87,32 @@ async function request(
 	};
 	const forwarder =
 		run.forward && options.forwardTokens ? new TokenForwarder(ctx, itemIndex) : undefined;
+	const fail = (error: unknown, where: string) =>
+		interrupted(ctx, run, deadline, settings, where) ?? asNodeError(ctx, error, itemIndex);
 
-	// Until BotDojo answers, the total timeout is kept here; a stream's reader then keeps it.
-	const startedAt = Date.now();
-	let timedOut = false;
-	const stopTimer = options.timeoutMs > 0 ? new AbortController() : undefined;
-	if (stopTimer) {
-		sleep(options.timeoutMs, stopTimer.signal).then(
-			() => {
-				timedOut = true;
-				runAbort.abort();
-			},
-			() => {},
-		);
-	}
 	let response: Awaited<ReturnType<typeof runFlowRequest>>;
 	try {
 		response = await runFlowRequest.call(ctx, flowId, payload, settings, options.streaming);
 		if (!options.streaming) {
-			const record = await readRecord(ctx, response.body, settings, options);
+			const record = await readRecord(ctx, response.body, settings, options, deadline);
 			return finish(ctx, run, settings, record, undefined, forwarder);
 		}
 	} catch (error) {
-		if (timedOut) {
-			const message = `BotDojo did not answer within the timeout of ${options.timeoutMs} ms`;
-			throw runStreamError(ctx, { kind: 'timeout', message, events: 0 }, settings);
-		}
-		if (run.cancelSignal?.aborted) {
-			const message = 'The run was canceled before BotDojo answered';
-			throw runStreamError(ctx, { kind: 'cancelled', message, events: 0 }, settings);
-		}
-		throw asNodeError(ctx, error, itemIndex);
-	} finally {
-		stopTimer?.abort(TIMER_NOT_NEEDED);
+		throw fail(error, '');
 	}
 
 	const body = response.body;
 	if (!isReadable(body) || isPlainJson(response.headers)) {
-		const record = await readRecord(ctx, body, settings, options);
+		deadline.answerBegan('record');
+		let record: IDataObject;
+		try {
+			record = await readRecord(ctx, body, settings, options, deadline);
+		} catch (error) {
+			throw fail(error, ' while its answer was being read');
+		}
 		return finish(ctx, run, settings, record, undefined, forwarder);
 	}
+	deadline.answerBegan('stream');
 	const collector = new RunCollector(
 		{ logs: options.includeLogs, events: options.includeEvents },
 		forwarder ? (token) => forwarder.token(token) : undefined,
@@ -136,9 +129,7 @@ async function request(
 			maxLineChars: options.maxLineChars,
 			// The final line repeats the answer: where it equals the streamed text, it is not held twice.
 			knownText: () => collector.text.parts(),
-			idleTimeoutMs: options.idleTimeoutMs,
-			totalTimeoutMs: options.timeoutMs,
-			startedAt,
+			deadline,
 			cancelSignal: run.cancelSignal,
 		});
 		const final = result.final;
@@ -151,6 +142,28 @@ async function request(
 		if (run.chunkErrors) forwarder?.error(error.message);
 		throw runStreamError(ctx, error, settings);
 	}
+}
+
+/** The error of a run that its deadline or a Stop ended, or undefined when neither did. */
+function interrupted(
+	ctx: IExecuteFunctions,
+	run: FlowRun,
+	deadline: RunDeadline,
+	settings: RequestSettings,
+	/** Where the run was, for a Stop: '' (before BotDojo answered) or ' while …'. */
+	where: string,
+): Error | undefined {
+	const passed = deadline.reason;
+	if (passed) {
+		return runStreamError(ctx, { kind: passed.kind, message: passed.message, events: 0 }, settings);
+	}
+	if (run.cancelSignal?.aborted) {
+		const message = where
+			? `The run was canceled${where}`
+			: 'The run was canceled before BotDojo answered';
+		return runStreamError(ctx, { kind: 'cancelled', message, events: 0 }, settings);
+	}
+	return undefined;
 }
 
 function finish(
@@ -183,6 +196,35 @@ function isPlainJson(headers: Record<string, unknown> | undefined): boolean {
  *  key is redacted before the quote is cut). */
 const HEAD_CHARS = 1000;
 
+function droppedAnswer(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	bytes: number,
+	settings: RequestSettings,
+): Error {
+	const detail = (error as Error)?.message ?? String(error);
+	const message = `The connection dropped before BotDojo's whole answer had arrived (${detail}); ${bytes} bytes had arrived`;
+	return runStreamError(ctx, { kind: 'dropped', message, events: 0 }, settings);
+}
+
+/** The chunks of a whole answer as they arrive, each stamped on the run's deadline. */
+async function* arrivals(
+	body: AsyncIterable<Uint8Array | string>,
+	deadline: RunDeadline,
+	dropped: (error: unknown, bytes: number) => Error,
+): AsyncGenerator<Uint8Array | string> {
+	let bytes = 0;
+	try {
+		for await (const chunk of body) {
+			deadline.chunk();
+			bytes += chunk.length;
+			yield chunk;
+		}
+	} catch (error) {
+		throw dropped(error, bytes);
+	}
+}
+
 /**
  * A whole (non-streamed) answer: a flow request record, maybe still as text or a stream (a
  * streamed run that BotDojo answered whole). A stream is parsed as it arrives (LongLine: its
@@ -194,6 +236,7 @@ async function readRecord(
 	body: unknown,
 	settings: RequestSettings,
 	options: RunOptions,
+	deadline: RunDeadline,
 ): Promise<IDataObject> {
 	let answer = body;
 	if (isReadable(answer)) {
@@ -202,7 +245,8 @@ async function readRecord(
 		const limit = 3 * options.maxLineChars;
 		let head = '';
 		let length = 0;
-		for await (const chunk of answer) {
+		const dropped = (error: unknown, bytes: number) => droppedAnswer(ctx, error, bytes, settings);
+		for await (const chunk of arrivals(answer, deadline, dropped)) {
 			const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
 			length += text.length;
 			if (length > limit) {

@@ -45,6 +45,9 @@ export const expiryProperties: INodeProperties[] = [
 	},
 ];
 
+/** The latest time a JavaScript date can hold. */
+const LATEST_DATE_MS = 8.64e15;
+
 /** The expiry of the current item's link, in epoch milliseconds. */
 export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number): number {
 	const mode = ctx.getNodeParameter('expiresMode', place.itemIndex, 'minutes') as string;
@@ -61,6 +64,15 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 				place,
 				'Expires In (Minutes)',
 				`is ${JSON.stringify(value)}, ${why}`,
+				'Enter a number of minutes, 1 or more, e.g. 60.',
+			);
+		}
+		// A date holds at most 8.64e15 ms: later, the link's expiry could not even be written.
+		if (now + minutes * 60_000 > LATEST_DATE_MS) {
+			throw invalidInput(
+				place,
+				'Expires In (Minutes)',
+				`is ${JSON.stringify(value)}, later than any date can be`,
 				'Enter a number of minutes, 1 or more, e.g. 60.',
 			);
 		}

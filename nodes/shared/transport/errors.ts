@@ -6,6 +6,7 @@
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
 import { quoteAnswer, redact, redactDeep } from './redaction';
+import { deadlineMessage } from './runDeadline';
 import type { BotDojoContext, ProjectCredentials, RequestSettings, RequestSubject } from './types';
 
 export { quoteAnswer, redact, redactDeep } from './redaction';
@@ -228,7 +229,10 @@ export function transportError(
 	let message: string;
 	let safeToRetry = repeatable;
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
-		message = `BotDojo did not answer within the timeout${settings.timeout ? ` (${settings.timeout} ms)` : ''}`;
+		message = deadlineMessage('timeout', settings.timeout ?? 0, 'request');
+	} else if (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw)) {
+		// axios' "stream has been aborted": the connection broke mid-answer (a Stop is ERR_CANCELED)
+		message = 'The connection to BotDojo broke before its whole answer had arrived';
 	} else if (code === 'ERR_CANCELED' || /aborted|cancel/i.test(raw)) {
 		// "canceled": n8n marks a stopped execution as canceled only with this spelling.
 		message = 'The request to BotDojo was canceled';

@@ -2,9 +2,8 @@
  * The one NDJSON reader. It turns a byte stream of one-JSON-value-per-line into values as the
  * bytes arrive, and says clearly what went wrong, and after how many events, when it cannot.
  */
-import { sleep } from 'n8n-workflow';
-
 import { LineFault, NdjsonLines } from './ndjsonLines';
+import type { RunDeadline } from './runDeadline';
 
 export { DEFAULT_MAX_LINE_CHARS, NdjsonLines } from './ndjsonLines';
 export { LongLine } from './longLine';
@@ -17,12 +16,6 @@ export type NdjsonFailure =
 	| 'timeout'
 	| 'dropped'
 	| 'cancelled';
-
-/**
- * The reason given when a timer's signal is aborted because its wait is no longer needed: one
- * shared value, as `abort()` without a reason builds a new DOMException (with its stack) each time.
- */
-export const TIMER_NOT_NEEDED = new Error('The wait was no longer needed');
 
 /** A stream that could not be read to its final line; `events` counts what had arrived. */
 export class NdjsonStreamError extends Error {
@@ -47,11 +40,8 @@ export interface NdjsonStreamOptions {
 	maxLineChars?: number;
 	/** The text streamed so far, in parts: a long string of the final line equal to it is not held twice. */
 	knownText?: () => readonly string[];
-	/** Longest pause between two chunks, in ms; 0 or absent: no limit. */
-	idleTimeoutMs?: number;
-	/** Time limit for the whole stream, in ms from `startedAt`; 0 or absent: no limit. */
-	totalTimeoutMs?: number;
-	startedAt?: number;
+	/** The run's Timeout and Idle Timeout: each chunk is stamped on it; when one passes, the stream stops. */
+	deadline?: RunDeadline;
 	/** The execution's cancel signal: ends the stream at once. */
 	cancelSignal?: AbortSignal;
 }
@@ -85,10 +75,7 @@ function arrived(events: number): string {
 	return `${events} event${events === 1 ? '' : 's'} had arrived`;
 }
 
-/**
- * Reads NDJSON from `source` until the final value. Idle and total timeouts are kept by one
- * watchdog loop (no timer per chunk): each chunk only stamps the time it arrived.
- */
+/** Reads NDJSON from `source` until the final value, within the run's deadline. */
 export async function readNdjsonStream(
 	source: AsyncIterable<Uint8Array | string>,
 	options: NdjsonStreamOptions,
@@ -108,7 +95,6 @@ export async function readNdjsonStream(
 		options.knownText,
 	);
 
-	let lastChunkAt = Date.now();
 	let stopReason: NdjsonStreamError | undefined;
 	const stop = (reason: NdjsonStreamError) => {
 		if (stopReason) return;
@@ -123,18 +109,23 @@ export async function readNdjsonStream(
 				events,
 			),
 		);
-	const watchdogDone = new AbortController();
 	const cancelSignal = options.cancelSignal;
 	if (cancelSignal?.aborted) onCancel();
 	cancelSignal?.addEventListener('abort', onCancel, { once: true });
-	void watch();
+	const deadline = options.deadline;
+	const onDeadline = () => {
+		const passed = deadline?.reason;
+		if (passed) stop(new NdjsonStreamError(passed.kind, `${passed.message}; ${arrived(events)}`, events));
+	};
+	if (deadline?.reason) onDeadline();
+	deadline?.signal.addEventListener('abort', onDeadline, { once: true });
 
 	// An error thrown while pushing that is no LineFault is the caller's own (from onValue):
 	// it is passed on as it is, not taken for a dropped stream.
 	let pushing = false;
 	try {
 		for await (const chunk of source) {
-			lastChunkAt = Date.now();
+			deadline?.chunk();
 			pushing = true;
 			lines.push(chunk);
 			options.onChunkRead?.();
@@ -153,8 +144,8 @@ export async function readNdjsonStream(
 		if (failure.kind !== 'dropped') options.stopSource(failure);
 		throw failure;
 	} finally {
-		watchdogDone.abort(TIMER_NOT_NEEDED);
 		cancelSignal?.removeEventListener('abort', onCancel);
+		deadline?.signal.removeEventListener('abort', onDeadline);
 	}
 	if (stopReason) throw stopReason;
 	if (!finished) {
@@ -165,42 +156,4 @@ export async function readNdjsonStream(
 		);
 	}
 	return { final, events };
-
-	/** Sleeps until the nearest limit, then either stops the source or sleeps again. */
-	async function watch(): Promise<void> {
-		const idle = options.idleTimeoutMs ?? 0;
-		const total = options.totalTimeoutMs ?? 0;
-		if (idle <= 0 && total <= 0) return;
-		const deadline = total > 0 ? (options.startedAt ?? Date.now()) + total : Infinity;
-		while (!watchdogDone.signal.aborted && !stopReason) {
-			const now = Date.now();
-			const idleLeft = idle > 0 ? lastChunkAt + idle - now : Infinity;
-			const totalLeft = deadline - now;
-			if (totalLeft <= 0) {
-				stop(
-					new NdjsonStreamError(
-						'timeout',
-						`The run took longer than the timeout of ${total} ms; ${arrived(events)}`,
-						events,
-					),
-				);
-				return;
-			}
-			if (idleLeft <= 0) {
-				stop(
-					new NdjsonStreamError(
-						'idle',
-						`The stream stalled: nothing arrived for ${idle} ms; ${arrived(events)}`,
-						events,
-					),
-				);
-				return;
-			}
-			try {
-				await sleep(Math.max(1, Math.min(idleLeft, totalLeft)), watchdogDone.signal);
-			} catch {
-				return;
-			}
-		}
-	}
 }

@@ -3,7 +3,12 @@
  * credential read once per execution (project.ts), answer unwrapping, the safe retries
  * (retries.ts) and the mapping of failures (errors.ts).
  */
-import { type IDataObject, type IHttpRequestMethods, type IHttpRequestOptions } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { apiError, transportError } from './errors';
 import { CREDENTIAL_TYPE, readCredentialOfRun, projectUrl } from './project';
@@ -89,6 +94,7 @@ export async function sendWithRetries(
 	extra: Partial<IHttpRequestOptions> = {},
 ): Promise<FullResponse> {
 	const { fields: credentials, auth } = await readCredentialOfRun(this);
+	const abortSignal = cancelSignalOf(this, settings);
 	const options: IHttpRequestOptions = {
 		method,
 		url: projectUrl(credentials, endpoint),
@@ -97,7 +103,7 @@ export async function sendWithRetries(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: settings.timeout,
-		abortSignal: settings.abortSignal,
+		abortSignal,
 		...extra,
 	};
 
@@ -110,7 +116,7 @@ export async function sendWithRetries(
 				auth,
 			)) as FullResponse,
 		retry: settings.retry ?? DEFAULT_RETRY,
-		abortSignal: settings.abortSignal,
+		abortSignal,
 		// A Stop during a Retry-After wait is safe to retry: nothing ran yet.
 		networkError: (error, waiting) => transportError(this, error, credentials, settings, waiting),
 		refusal: async (response, attempts) =>
@@ -127,6 +133,16 @@ export async function sendWithRetries(
 				},
 			),
 	});
+}
+
+/**
+ * What ends a request and its Retry-After waits: the caller's signal (a run's own, linked to
+ * Stop), else the execution's Stop, so that no node can forget it. n8n's helper sets the
+ * execution's signal on the request itself, but a Retry-After wait is the transport's own.
+ */
+function cancelSignalOf(ctx: BotDojoContext, settings: RequestSettings): AbortSignal | undefined {
+	const execution = ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+	return settings.abortSignal ?? execution.getExecutionCancelSignal?.();
 }
 
 /** A streamed error answer is read (up to 64 KiB) so its message can be shown. */

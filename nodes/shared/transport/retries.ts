@@ -2,9 +2,11 @@
  * The only retries that are safe: 429 and 503 both mean BotDojo did not act on the request.
  * Waits honour Retry-After within the policy's bounds and end at once on Stop.
  */
-import { sleep } from 'n8n-workflow';
-
 import type { FullResponse, RetryPolicy } from './types';
+import { wait } from './wait';
+
+/** The signal of a wait that nothing ends early. */
+const NEVER_ABORTED = new AbortController().signal;
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
 
@@ -32,12 +34,12 @@ export async function retryWhileRateLimited(request: RateLimitedRequest): Promis
 		}
 		if (response.statusCode < 400) return response;
 
-		const wait = retryDelayMs(response, attempt, request.retry, waited);
-		if (wait === undefined) throw await request.refusal(response, attempt);
+		const delay = retryDelayMs(response, attempt, request.retry, waited);
+		if (delay === undefined) throw await request.refusal(response, attempt);
 		await drain(response.body);
-		waited += wait;
+		waited += delay;
 		try {
-			await sleep(wait, request.abortSignal);
+			await wait(delay, request.abortSignal ?? NEVER_ABORTED);
 		} catch (error) {
 			throw request.networkError(error, true);
 		}

@@ -19,6 +19,9 @@ import {
 	type RequestSettings,
 } from './request';
 
+export { DeadlinePassed, RunDeadline, WAIT_NOT_NEEDED, deadlineMessage } from './runDeadline';
+export { LONGEST_WAIT_MS } from './wait';
+
 /**
  * POSTs a run; `stream` asks for the body as a readable stream (NDJSON) instead of parsed JSON.
  * `settings.abortSignal` aborts the request and its stream, also after the answer began: n8n's
