@@ -90,6 +90,24 @@ describe.each(users)('$node', ({ type, base, names, label, entry, sent }) => {
 		expect(env.emu.requests).toHaveLength(0);
 	});
 
+	it('takes names that objects inherit (toString, constructor) as names, not as "given twice"', async () => {
+		const { error } = await run(
+			{
+				[names.mode]: 'fields',
+				[names.fields]: {
+					field: [
+						{ name: 'toString', value: 'a' },
+						{ name: 'valueOf', value: 'b' },
+						{ name: 'constructor', value: 'c' },
+					],
+				},
+			},
+			[{}],
+		);
+		expect(error).toBeUndefined();
+		expect(sent()).toMatchObject({ toString: 'a', valueOf: 'b' });
+	});
+
 	it('refuses a field without a name and JSON that is not an object, naming each', async () => {
 		const unnamed = await run({
 			[names.mode]: 'fields',
@@ -104,5 +122,34 @@ describe.each(users)('$node', ({ type, base, names, label, entry, sent }) => {
 			/must be a JSON object but is an array/,
 		);
 		expect(env.emu.requests).toHaveLength(0);
+	});
+});
+
+describe('Upload Document meta', () => {
+	it('sends the field names constructor and __proto__ as keys of their own', async () => {
+		const { error } = await runNode({
+			node: {
+				type: 'botDojoUploadDocument',
+				parameters: {
+					operation: 'upload',
+					logicalPath: 'docs/a.txt',
+					metaMode: 'fields',
+					metaFields: {
+						field: [
+							{ name: 'constructor', value: 'a' },
+							{ name: '__proto__', value: 'b' },
+						],
+					},
+				} as never,
+			},
+			items: [file],
+			credentials: env.credentials,
+		});
+		expect(error).toBeUndefined();
+		const meta = JSON.parse(env.emu.requestsTo('uploadFile')[0].body.fields.meta as string);
+		expect(Object.entries(meta)).toEqual([
+			['constructor', 'a'],
+			['__proto__', 'b'],
+		]);
 	});
 });
