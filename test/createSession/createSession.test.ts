@@ -68,9 +68,12 @@ describe('BotDojo Create Session', () => {
 			credentials: env.credentials,
 		});
 		expect(error).toBeUndefined();
-		const state = env.emu.requestsTo('createSession')[0].body.params[1] as Record<string, never>;
+		const state = env.emu.requestsTo('createSession')[0].body.params[1] as Record<
+			string,
+			{ variables: object }
+		>;
 		expect(Object.keys(state)).toEqual(['constructor', 'toString']);
-		expect(Object.entries(state.constructor['variables'])).toEqual([['__proto__', 1]]);
+		expect(Object.entries(state['constructor'].variables)).toEqual([['__proto__', 1]]);
 	});
 
 	it('creates a session from JSON, one per item, that BotDojo keeps under the returned id', async () => {
