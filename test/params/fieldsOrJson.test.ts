@@ -38,14 +38,22 @@ const users = [
 	},
 ];
 
-describe.each(users)('$node', ({ type, base, names, label, entry, sent }) => {
-	function run(parameters: IDataObject, items: IDataObject[] = [{}, {}]) {
-		return runNode({
-			node: { type, parameters: { ...base, ...parameters } as never },
-			items: items.map((json) => ({ ...file, json })),
-			credentials: env.credentials,
-		});
-	}
+/** One execution of the node of `user` with its base parameters and `parameters`. */
+function runUser(
+	user: (typeof users)[number],
+	parameters: IDataObject,
+	items: IDataObject[] = [{}, {}],
+) {
+	return runNode({
+		node: { type: user.type, parameters: { ...user.base, ...parameters } as never },
+		items: items.map((json) => ({ ...file, json })),
+		credentials: env.credentials,
+	});
+}
+
+describe.each(users)('$node', (user) => {
+	const { names, label, entry, sent } = user;
+	const run = (parameters: IDataObject, items?: IDataObject[]) => runUser(user, parameters, items);
 
 	it('sends the JSON object as given', async () => {
 		const { error } = await run(
@@ -127,27 +135,21 @@ describe.each(users)('$node', ({ type, base, names, label, entry, sent }) => {
 
 describe('Upload Document meta', () => {
 	it('sends the field names constructor and __proto__ as keys of their own', async () => {
-		const { error } = await runNode({
-			node: {
-				type: 'botDojoUploadDocument',
-				parameters: {
-					operation: 'upload',
-					logicalPath: 'docs/a.txt',
-					metaMode: 'fields',
-					metaFields: {
-						field: [
-							{ name: 'constructor', value: 'a' },
-							{ name: '__proto__', value: 'b' },
-						],
-					},
-				} as never,
+		const { error } = await runUser(
+			users[1],
+			{
+				metaMode: 'fields',
+				metaFields: {
+					field: [
+						{ name: 'constructor', value: 'a' },
+						{ name: '__proto__', value: 'b' },
+					],
+				},
 			},
-			items: [file],
-			credentials: env.credentials,
-		});
+			[{}],
+		);
 		expect(error).toBeUndefined();
-		const meta = JSON.parse(env.emu.requestsTo('uploadFile')[0].body.fields.meta as string);
-		expect(Object.entries(meta)).toEqual([
+		expect(Object.entries(users[1].sent() as object)).toEqual([
 			['constructor', 'a'],
 			['__proto__', 'b'],
 		]);
