@@ -49,8 +49,10 @@ afterEach(() => {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The saved conversations of flow_chat: key → "<day> <session id>". */
 function savedSessions(workflow: SavedWorkflow): IDataObject {
-	return (workflow.staticData['node:BotDojo'] as IDataObject).sessions as IDataObject;
+	const remembered = (workflow.staticData['node:BotDojo'] as IDataObject).remembered as IDataObject;
+	return remembered.flow_chat as IDataObject;
 }
 
 describe('BotDojo Run Flow: remember by key with overlapping executions', () => {
@@ -76,8 +78,7 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		}
 		expect(env.emu.sessions.size).toBe(20);
 		// Whichever execution saved last saved every mapping.
-		const saved = (workflow.staticData['node:BotDojo'] as IDataObject).sessions as IDataObject;
-		expect(Object.keys(saved)).toHaveLength(20);
+		expect(Object.keys(savedSessions(workflow))).toHaveLength(20);
 	});
 
 	it('keeps every conversation across a restart of n8n between messages', async () => {
@@ -144,8 +145,8 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		await workflow.say('chat-b', 'one');
 		expect(workflow.saved).toBe(true);
 		const saved = savedSessions(workflow);
-		expect(Object.keys(saved)).toEqual(['["flow_chat","chat-a"]', '["flow_chat","chat-b"]']);
-		expect(saved['["flow_chat","chat-a"]']).toBe(
+		expect(Object.keys(saved)).toEqual(['chat-a', 'chat-b']);
+		expect(saved['chat-a']).toBe(
 			`${Math.floor((now + DAY_MS) / DAY_MS)} ${String(first.flowSessionId)}`,
 		);
 	});
@@ -155,16 +156,16 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		const kept = await workflow.say('chat-kept', 'one');
 		const today = Math.floor(Date.now() / DAY_MS);
 		const full: IDataObject = {};
-		for (let i = 0; i < 9_999; i++) full[`["flow_chat","old-${i}"]`] = `${today - 10} ses_old_${i}`;
+		for (let i = 0; i < 9_999; i++) full[`old-${i}`] = `${today - 10} ses_old_${i}`;
 		Object.assign(full, savedSessions(workflow));
-		(workflow.staticData['node:BotDojo'] as IDataObject).sessions = full;
+		(workflow.staticData['node:BotDojo'] as IDataObject).remembered = { flow_chat: full };
 		forgetAllSessionStores();
 
 		expect(await workflow.say('chat-new', 'one')).toMatchObject({ session: 'new' });
 		const saved = savedSessions(workflow);
 		expect(Object.keys(saved)).toHaveLength(10_000);
-		expect(saved['["flow_chat","old-0"]']).toBeUndefined();
-		expect(saved['["flow_chat","old-1"]']).toBe(`${today - 10} ses_old_1`);
+		expect(saved['old-0']).toBeUndefined();
+		expect(saved['old-1']).toBe(`${today - 10} ses_old_1`);
 		expect(await workflow.say('chat-kept', 'two')).toMatchObject({
 			session: 'continued',
 			flowSessionId: kept.flowSessionId,
@@ -182,9 +183,26 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		});
 		await workflow.say('chat-b', 'one');
 		expect(Object.keys(savedSessions(workflow)).sort()).toEqual([
-			'["flow_chat","chat-a"]',
-			'["flow_chat","chat-b"]',
-			'["flow_chat","chat-editor"]',
+			'chat-a',
+			'chat-b',
+			'chat-editor',
 		]);
+	});
+
+	it('remembers keys named like object properties (__proto__, constructor) across a restart', async () => {
+		const workflow = new SavedWorkflow('wf-names');
+		const firsts = [
+			await workflow.say('__proto__', 'one'),
+			await workflow.say('constructor', 'one'),
+		];
+		forgetAllSessionStores();
+		const seconds = [
+			await workflow.say('__proto__', 'two'),
+			await workflow.say('constructor', 'two'),
+		];
+		expect(seconds.map((json) => json.session)).toEqual(['continued', 'continued']);
+		expect(seconds.map((json) => json.flowSessionId)).toEqual(
+			firsts.map((json) => json.flowSessionId),
+		);
 	});
 });

@@ -30,16 +30,15 @@ export async function runRemembered(
 	const staticData = ctx.getWorkflowStaticData('node');
 	// A manual execution's static data may not be what n8n saved last.
 	store.attach(staticData, ctx.getMode() !== 'manual');
-	const name = JSON.stringify([entry.flowId, entry.key]);
 	let failure: Error | undefined;
-	const json = await store.withSession(name, staticData, async (known) => {
+	const json = await store.withSession(entry, staticData, async (known) => {
 		let use: SessionUse = known ? 'continued' : 'new';
 		let outcome: RunOutcome;
 		try {
 			outcome = await runIn(known);
 		} catch (error) {
 			if (!known || !isSessionRefused(error)) throw asNodeError(ctx, error, itemIndex);
-			store.forget(name, staticData);
+			store.forget(entry, staticData);
 			use = 'replaced';
 			outcome = await runIn(undefined);
 		}
