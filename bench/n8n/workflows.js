@@ -169,7 +169,7 @@ function benchWorkflows(
 	// conversations saved; the key comes from the webhook's query (?chat=…).
 	const remembered = {};
 	const day = Math.floor(Date.now() / 86_400_000);
-	for (let i = 0; i < rememberKeys; i++) remembered[`["flow_echo","saved-${i}"]`] = `${day} ses_saved_${i}`;
+	for (let i = 0; i < rememberKeys; i++) remembered[`saved-${i}`] = `${day} ses_saved_${i}`;
 	const chatRun = (session) =>
 		node(
 			'BotDojo Run Flow',
@@ -182,7 +182,9 @@ function benchWorkflows(
 	add('chat-remember', [
 		chatRun({ sessionMode: 'remember', sessionKey: '={{ $json.query.chat }}' }),
 	]);
-	list['chat-remember'].workflow.staticData = { 'node:BotDojo Run Flow': { sessions: remembered } };
+	list['chat-remember'].workflow.staticData = {
+		'node:BotDojo Run Flow': { remembered: { flow_echo: remembered } },
+	};
 	return list;
 }
 
