@@ -169,7 +169,9 @@ function benchWorkflows(
 	// conversations saved; the key comes from the webhook's query (?chat=…).
 	const remembered = {};
 	const day = Math.floor(Date.now() / 86_400_000);
-	for (let i = 0; i < rememberKeys; i++) remembered[`saved-${i}`] = `${day} ses_saved_${i}`;
+	// Keys and session ids as long as chat session ids (UUIDs).
+	const uuid = (i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+	for (let i = 0; i < rememberKeys; i++) remembered[uuid(i)] = `${day} ${uuid(rememberKeys + i)}`;
 	const chatRun = (session) =>
 		node(
 			'BotDojo Run Flow',
