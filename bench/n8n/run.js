@@ -8,7 +8,7 @@
  * Environment: BENCH_ROUNDS (5), BENCH_SMALL_TOKENS (50000), BENCH_LARGE_TOKENS (1000000; 0 skips),
  * BENCH_LARGE_ROUNDS (BENCH_ROUNDS), BENCH_EXPORT_RECORDS (20000), BENCH_LARGE_MAX_LINE_MIB (0:
  * Run Flow's Max Line Size at 1M tokens; 0 keeps the default), BENCH_ONLY (tokens,large,stream,
- * export, items: comma-separated phases), BENCH_ITEMS (200).
+ * export, items, remember: comma-separated phases), BENCH_ITEMS (200), BENCH_REMEMBER_KEYS (10000).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -29,7 +29,8 @@ const LARGE_ROUNDS = env('BENCH_LARGE_ROUNDS', ROUNDS);
 const RECORDS = env('BENCH_EXPORT_RECORDS', 20_000);
 const MAX_LINE_MIB = env('BENCH_LARGE_MAX_LINE_MIB', 0);
 const ITEMS = env('BENCH_ITEMS', 200);
-const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items').split(',');
+const REMEMBER_KEYS = env('BENCH_REMEMBER_KEYS', 10_000);
+const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items,remember').split(',');
 const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
 
 const log = (message) => console.error(`[bench:n8n] ${message}`);
@@ -52,6 +53,7 @@ async function setup() {
 		largeTokens: LARGE,
 		largeRunFlowOptions: MAX_LINE_MIB ? { maxLineMiB: MAX_LINE_MIB } : {},
 		items: ITEMS,
+		rememberKeys: REMEMBER_KEYS,
 	});
 	await local.importIntoN8n({
 		userFolder: state.userFolder,
@@ -106,7 +108,8 @@ async function measure(ctx, key, options, check, { reset = true } = {}) {
 	const rssBefore = resetPeakRss(ctx.pid);
 	const heap = await sampleHeap(ctx.n8n.url);
 	const cpuBefore = treeCpuMs(ctx.pid);
-	const result = await callWebhook(`${ctx.n8n.url}/webhook/${ctx.workflows[key].path}`, options);
+	const url = `${ctx.n8n.url}/webhook/${ctx.workflows[key].path}${options.query ?? ''}`;
+	const result = await callWebhook(url, options);
 	const heapMB = (await heap.stop()) / 1e6;
 	await settle(ctx.pid);
 	const cpuMs = treeCpuMs(ctx.pid) - cpuBefore;
@@ -245,6 +248,40 @@ async function itemsPhase(ctx) {
 	});
 }
 
+/**
+ * Remember by Key with REMEMBER_KEYS conversations saved (issue 19), one message at a time: a
+ * known conversation (its session kept), a new one (one key in, the least recently used out),
+ * and New Session for reference. n8n saves the static data whole after an execution that changed
+ * it; the size of what a new conversation writes is that of the saved map.
+ */
+async function rememberPhase(ctx) {
+	const session = (expected) => (result) => {
+		if (result.json?.session !== expected) throw new Error(`expected session ${expected}: ${result.raw}`);
+	};
+	let fresh = 0;
+	const chat = (name) => ({ query: `?chat=${encodeURIComponent(name)}` });
+	// The known conversation's first message (its session made in the emulator, kept: no reset).
+	await measure(ctx, 'chat-remember', chat('known'), session('new'), { reset: false });
+	const results = await alternate('remember', ROUNDS, {
+		'New Session': () => measure(ctx, 'chat-new-session', {}, undefined, { reset: false }),
+		'Remember by Key, known conversation': () =>
+			measure(ctx, 'chat-remember', chat('known'), session('continued'), { reset: false }),
+		'Remember by Key, new conversation': () =>
+			measure(ctx, 'chat-remember', chat(`new-${fresh++}`), session('new'), { reset: false }),
+	});
+	const saved = ctx.workflows['chat-remember'].workflow.staticData;
+	const bytes = JSON.stringify(saved).length;
+	return table(
+		`One chat message, Remember by Key with ${REMEMBER_KEYS.toLocaleString('en')} conversations saved`,
+		results,
+		{
+			baseline: 'New Session',
+			figures: ['ms', 'cpuMs'],
+			notes: { 'Remember by Key, new conversation': `writes the map: ${(bytes / 1e3).toFixed(0)} kB` },
+		},
+	);
+}
+
 async function main() {
 	const started = Date.now();
 	process.once('SIGINT', () => void teardown().finally(() => process.exit(130)));
@@ -252,6 +289,7 @@ async function main() {
 	log('warm-up: each small workflow once');
 	const warmUps = ['http-small', 'runflow-small', 'stream-forward', 'stream-noforward'];
 	if (ONLY.includes('items')) warmUps.push('items-only', 'items-c10', 'items-http');
+	if (ONLY.includes('remember')) warmUps.push('chat-new-session');
 	for (const key of warmUps)
 		await measure(ctx, key, key.startsWith('stream') ? { stream: true, nodeName: 'BotDojo Run Flow' } : {});
 	const tables = [];
@@ -260,6 +298,7 @@ async function main() {
 	if (ONLY.includes('stream')) tables.push(await streamPhase(ctx));
 	if (ONLY.includes('export')) tables.push(await exportPhase(ctx));
 	if (ONLY.includes('items')) tables.push(await itemsPhase(ctx));
+	if (ONLY.includes('remember')) tables.push(await rememberPhase(ctx));
 	const cpus = require('node:os').cpus();
 	console.log(
 		[

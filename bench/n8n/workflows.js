@@ -84,7 +84,10 @@ function httpRequestNode(target, endpoint, body, options = {}) {
 
 /** Every workflow, by key; `path` is its webhook path. `runFlowOptions` sets Run Flow's options.
  *  `body` of httpRequestNode: an object sent as JSON, or a string as is (an expression). */
-function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions, items = 200 }) {
+function benchWorkflows(
+	target,
+	{ smallTokens, largeTokens, largeRunFlowOptions, items = 200, rememberKeys = 10_000 },
+) {
 	const list = {};
 	const add = (key, nodes) => {
 		const path = `bench-${key}`;
@@ -162,6 +165,28 @@ function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions,
 			'={{ JSON.stringify({ body: { text_input: $json.q } }) }}',
 		),
 	]);
+	// Remember by Key at the cap (issue 19): the node's static data is imported with `keys`
+	// conversations saved; the key comes from the webhook's query (?chat=…).
+	const remembered = {};
+	const day = Math.floor(Date.now() / 86_400_000);
+	// Keys and session ids as long as chat session ids (UUIDs).
+	const uuid = (i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+	for (let i = 0; i < rememberKeys; i++) remembered[uuid(i)] = `${day} ${uuid(rememberKeys + i)}`;
+	const chatRun = (session) =>
+		node(
+			'BotDojo Run Flow',
+			'n8n-nodes-botdojo.botDojoRunFlow',
+			1,
+			{ flowId: 'flow_echo', message: 'Hello', ...session, options: { streaming: false } },
+			{ credentials: CREDENTIAL },
+		);
+	add('chat-new-session', [chatRun({})]);
+	add('chat-remember', [
+		chatRun({ sessionMode: 'remember', sessionKey: '={{ $json.query.chat }}' }),
+	]);
+	list['chat-remember'].workflow.staticData = {
+		'node:BotDojo Run Flow': { remembered: { flow_echo: remembered } },
+	};
 	return list;
 }
 

@@ -32,6 +32,8 @@ export function endedAtMs(record: IDataObject): number | undefined {
 
 export class HandledWindow {
 	private readonly ended: Map<string, number>;
+	/** Whether an id was added or forgotten since the saved form was read. */
+	changed = false;
 
 	/**
 	 * @param startMs requests that ended before this are treated as already handled
@@ -52,6 +54,7 @@ export class HandledWindow {
 
 	handled(id: string, endedMs: number | undefined): void {
 		this.ended.set(id, endedMs ?? this.startMs);
+		this.changed = true;
 	}
 
 	/** Forgets what lies before `newestMs - WINDOW_MS`, and the oldest beyond MAX_REMEMBERED. */
@@ -62,7 +65,12 @@ export class HandledWindow {
 			// Everything at the cut's millisecond goes too, so that no kept id shares the start.
 			this.startMs = Math.max(this.startMs, times[this.ended.size - MAX_REMEMBERED - 1] + 1);
 		}
-		for (const [id, ms] of this.ended) if (ms < this.startMs) this.ended.delete(id);
+		for (const [id, ms] of this.ended) {
+			if (ms < this.startMs) {
+				this.ended.delete(id);
+				this.changed = true;
+			}
+		}
 	}
 
 	toSaved(): HandledIds {

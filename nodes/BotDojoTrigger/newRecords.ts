@@ -75,7 +75,7 @@ export async function pollNewRecords(
 	const resume = state.resume;
 	// Taken before the export: if it fails (say, BotDojo no longer accepts the cursor), the
 	// next poll starts over at the mark instead of failing on the same cursor again.
-	delete state.resume;
+	if (resume !== undefined) delete state.resume;
 	const fromDate = resume?.fromDate ?? toUtcIso(markMs);
 	let next: PollState['resume'];
 
@@ -103,12 +103,18 @@ export async function pollNewRecords(
 	}
 
 	window.prune(newMarkMs);
-	state.highWaterMark = toUtcIso(newMarkMs);
-	state.windowStart = toUtcIso(window.startMs);
-	state.handled = window.toSaved();
+	// n8n saves the static data (up to 10,000 ids) after a poll that wrote or deleted anything in
+	// it, even the same value: an idle poll must leave it untouched.
+	writeChanged(state, 'highWaterMark', toUtcIso(newMarkMs));
+	writeChanged(state, 'windowStart', toUtcIso(window.startMs));
+	if (window.changed || state.handled === undefined) state.handled = window.toSaved();
 	if (next) state.resume = next;
-	delete state.idsAtHighWaterMark;
+	if (state.idsAtHighWaterMark !== undefined) delete state.idsAtHighWaterMark;
 	return fresh;
+}
+
+function writeChanged(state: PollState, name: 'highWaterMark' | 'windowStart', value: string) {
+	if (state[name] !== value) state[name] = value;
 }
 
 /** The handled window; a state saved by version 1.0 had handled everything up to its mark. */

@@ -53,6 +53,29 @@ describe('BotDojo Create Session', () => {
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 
+	it('takes store and variable names that objects inherit (constructor, __proto__) as names', async () => {
+		const { error } = await runNode({
+			node: createSession({
+				flowId: 'flow_echo',
+				dataMode: 'fields',
+				stores: {
+					store: [
+						{ name: 'constructor', variables: { variable: [{ name: '__proto__', value: '1' }] } },
+						{ name: 'toString', variables: {} },
+					],
+				},
+			}),
+			credentials: env.credentials,
+		});
+		expect(error).toBeUndefined();
+		const state = env.emu.requestsTo('createSession')[0].body.params[1] as Record<
+			string,
+			{ variables: object }
+		>;
+		expect(Object.keys(state)).toEqual(['constructor', 'toString']);
+		expect(Object.entries(state['constructor'].variables)).toEqual([['__proto__', 1]]);
+	});
+
 	it('creates a session from JSON, one per item, that BotDojo keeps under the returned id', async () => {
 		const { items, error } = await runNode({
 			node: createSession({

@@ -33,11 +33,16 @@ export class TestChatMemory implements INodeType {
 		const key = this.getNodeParameter('sessionKey', itemIndex) as string;
 		let chatHistory = chatLists.get(key);
 		if (!chatHistory) {
-			chatHistory = new InMemoryChatMessageHistory();
+			chatHistory = conversationHistory(key);
 			chatLists.set(key, chatHistory);
 		}
 		return { response: { chatHistory } };
 	}
+}
+
+/** A list of one conversation that, like n8n's Redis and Postgres histories, names its session. */
+export function conversationHistory(key: string): InMemoryChatMessageHistory {
+	return Object.assign(new InMemoryChatMessageHistory(), { sessionId: key });
 }
 
 nodeTypes.register('test.chatMemory', new TestChatMemory());

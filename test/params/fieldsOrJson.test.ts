@@ -38,14 +38,22 @@ const users = [
 	},
 ];
 
-describe.each(users)('$node', ({ type, base, names, label, entry, sent }) => {
-	function run(parameters: IDataObject, items: IDataObject[] = [{}, {}]) {
-		return runNode({
-			node: { type, parameters: { ...base, ...parameters } as never },
-			items: items.map((json) => ({ ...file, json })),
-			credentials: env.credentials,
-		});
-	}
+/** One execution of the node of `user` with its base parameters and `parameters`. */
+function runUser(
+	user: (typeof users)[number],
+	parameters: IDataObject,
+	items: IDataObject[] = [{}, {}],
+) {
+	return runNode({
+		node: { type: user.type, parameters: { ...user.base, ...parameters } as never },
+		items: items.map((json) => ({ ...file, json })),
+		credentials: env.credentials,
+	});
+}
+
+describe.each(users)('$node', (user) => {
+	const { names, label, entry, sent } = user;
+	const run = (parameters: IDataObject, items?: IDataObject[]) => runUser(user, parameters, items);
 
 	it('sends the JSON object as given', async () => {
 		const { error } = await run(
@@ -90,6 +98,24 @@ describe.each(users)('$node', ({ type, base, names, label, entry, sent }) => {
 		expect(env.emu.requests).toHaveLength(0);
 	});
 
+	it('takes names that objects inherit (toString, constructor) as names, not as "given twice"', async () => {
+		const { error } = await run(
+			{
+				[names.mode]: 'fields',
+				[names.fields]: {
+					field: [
+						{ name: 'toString', value: 'a' },
+						{ name: 'valueOf', value: 'b' },
+						{ name: 'constructor', value: 'c' },
+					],
+				},
+			},
+			[{}],
+		);
+		expect(error).toBeUndefined();
+		expect(sent()).toMatchObject({ toString: 'a', valueOf: 'b' });
+	});
+
 	it('refuses a field without a name and JSON that is not an object, naming each', async () => {
 		const unnamed = await run({
 			[names.mode]: 'fields',
@@ -104,5 +130,28 @@ describe.each(users)('$node', ({ type, base, names, label, entry, sent }) => {
 			/must be a JSON object but is an array/,
 		);
 		expect(env.emu.requests).toHaveLength(0);
+	});
+});
+
+describe('Upload Document meta', () => {
+	it('sends the field names constructor and __proto__ as keys of their own', async () => {
+		const { error } = await runUser(
+			users[1],
+			{
+				metaMode: 'fields',
+				metaFields: {
+					field: [
+						{ name: 'constructor', value: 'a' },
+						{ name: '__proto__', value: 'b' },
+					],
+				},
+			},
+			[{}],
+		);
+		expect(error).toBeUndefined();
+		expect(Object.entries(users[1].sent() as object)).toEqual([
+			['constructor', 'a'],
+			['__proto__', 'b'],
+		]);
 	});
 });

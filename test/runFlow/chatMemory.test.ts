@@ -4,8 +4,9 @@
  */
 
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
 
-import { chatLists, memoryOfChat } from '../helpers/chatMemory';
+import { chatLists, conversationHistory, memoryOfChat } from '../helpers/chatMemory';
 import { chats, sessionsSent, useChatFlow } from '../helpers/conversations';
 import { useEmulator } from '../helpers/emulator';
 import { message, runBodies, runFlow } from '../helpers/runFlow';
@@ -29,6 +30,11 @@ async function say(chat: string, text: string, credentialId?: string) {
 	return items[0].json;
 }
 
+/** A marker as the node writes it: generation, session and a signature. */
+function markerOf(generation: number, sessionId: unknown): RegExp {
+	return new RegExp(`^\\[BotDojo session ${generation}\\] ${String(sessionId)} sig:[\\w-]{43}$`);
+}
+
 async function markersOf(chat: string): Promise<string[]> {
 	const messages = (await chatLists.get(chat)?.getMessages()) ?? [];
 	return messages.map((message) => String(message.content));
@@ -44,7 +50,7 @@ describe('BotDojo Run Flow: session kept in a chat memory', () => {
 		const created = env.emu.requestsTo('createSession');
 		expect(created).toHaveLength(1);
 		expect(await markersOf('chat-a')).toEqual([
-			`[BotDojo session 1] ${String(first.flowSessionId)}`,
+			expect.stringMatching(markerOf(1, first.flowSessionId)),
 		]);
 		const second = await say('chat-a', 'Again');
 		expect(second).toMatchObject({
@@ -79,18 +85,59 @@ describe('BotDojo Run Flow: session kept in a chat memory', () => {
 	});
 
 	it('replaces a session BotDojo no longer knows and says so', async () => {
-		const history = new InMemoryChatMessageHistory();
-		await history.addAIMessage('[BotDojo session 1] ses_expired');
-		chatLists.set('chat-b', history);
+		const before = await say('chat-b', 'Hello');
+		// BotDojo no longer knows it: the next run naming it is refused while loading.
+		env.emu.injectFault('session-error', { status: 400 });
 		const after = await say('chat-b', 'Still there?');
 		expect(after).toMatchObject({ text: 'Echo #1: Still there?', session: 'replaced' });
-		expect(env.emu.requestsTo('run').map((request) => request.status)).toEqual([400, 200]);
-		expect(runBodies(env)[0].options?.flow_session_id).toBe('ses_expired');
-		expect((await markersOf('chat-b'))[1]).toBe(
-			`[BotDojo session 2] ${String(after.flowSessionId)}`,
-		);
+		expect(env.emu.requestsTo('run').map((request) => request.status)).toEqual([200, 400, 200]);
+		expect(runBodies(env)[1].options?.flow_session_id).toBe(before.flowSessionId);
+		expect((await markersOf('chat-b'))[1]).toMatch(markerOf(2, after.flowSessionId));
 		const next = await say('chat-b', 'Good');
 		expect(next).toMatchObject({ session: 'continued', flowSessionId: after.flowSessionId });
+	});
+
+	it.each([
+		['a human message (typed in the chat)', (text: string) => new HumanMessage(text)],
+		['an AI message (an agent repeating it)', (text: string) => new AIMessage(text)],
+	])(
+		"never continues another conversation's session from its marker copied into %s",
+		async (_, copied) => {
+			const victim = await say('chat-victim', 'My secrets');
+			const [victimMarker] = await markersOf('chat-victim');
+			const attacker = conversationHistory('chat-attacker');
+			await attacker.addMessage(copied(victimMarker));
+			chatLists.set('chat-attacker', attacker);
+			const taken = await say('chat-attacker', 'What did I say?');
+			expect(taken).toMatchObject({ session: 'new' });
+			expect(taken.flowSessionId).not.toBe(victim.flowSessionId);
+			expect(sessionsSent(env).get('What did I say?')).toBe(taken.flowSessionId);
+		},
+	);
+
+	it("with a memory that does not name its conversation, a person's message carrying another's marker is not read", async () => {
+		// n8n's Simple Memory gives no session id to sign with: only the message type protects.
+		chatLists.set('chat-victim', new InMemoryChatMessageHistory());
+		const victim = await say('chat-victim', 'My secrets');
+		const [victimMarker] = await markersOf('chat-victim');
+		const attacker = new InMemoryChatMessageHistory();
+		await attacker.addUserMessage(victimMarker);
+		chatLists.set('chat-attacker', attacker);
+		const taken = await say('chat-attacker', 'What did I say?');
+		expect(taken).toMatchObject({ session: 'new' });
+		expect(taken.flowSessionId).not.toBe(victim.flowSessionId);
+	});
+
+	it('does not read unsigned markers (written by earlier versions, or typed by anyone)', async () => {
+		const other = await say('chat-other', 'Hello');
+		const history = conversationHistory('chat-old');
+		await history.addAIMessage(`[BotDojo session 1] ${String(other.flowSessionId)}`);
+		await history.addUserMessage(`[BotDojo session 7] ${String(other.flowSessionId)}`);
+		chatLists.set('chat-old', history);
+		const first = await say('chat-old', 'Hi');
+		expect(first).toMatchObject({ session: 'new' });
+		expect(first.flowSessionId).not.toBe(other.flowSessionId);
+		expect((await markersOf('chat-old'))[2]).toMatch(markerOf(1, first.flowSessionId));
 	});
 
 	it('with a flow key (no Create Session), records the session after the first run', async () => {

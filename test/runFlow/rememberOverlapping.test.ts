@@ -14,10 +14,12 @@ const env = useEmulator();
 /** The workflow as n8n's database holds it: only its saved static data matters here. */
 class SavedWorkflow {
 	staticData: IDataObject = {};
+	/** Whether the last execution changed the static data (n8n then saved it whole). */
+	saved = false;
 	constructor(readonly id: string) {}
 
 	/** One production execution of "message → Run Flow (Remember by Key)". */
-	async say(chat: string, text: string) {
+	async say(chat: string, text: string, mode: 'webhook' | 'manual' = 'webhook') {
 		const copy = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
 		const { items, error, staticData } = await startFlow(env, {
 			parameters: message('flow_chat', '={{ $json.text }}', {
@@ -25,13 +27,14 @@ class SavedWorkflow {
 				sessionKey: '={{ $json.chat }}',
 			}),
 			items: [{ json: { chat, text } }],
-			staticData: copy,
-			mode: 'webhook',
+			staticData: mode === 'manual' ? {} : copy,
+			mode,
 			workflowId: this.id,
 		}).result;
 		expect(error).toBeUndefined();
-		// n8n saves the static data of an execution that changed it, when the execution ends.
-		if (staticData.__dataChanged === true) {
+		// n8n saves the static data of a production execution that changed it, when it ends.
+		this.saved = mode !== 'manual' && staticData.__dataChanged === true;
+		if (this.saved) {
 			this.staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 		}
 		return items[0].json;
@@ -39,7 +42,18 @@ class SavedWorkflow {
 }
 
 useChatFlow(env);
-afterEach(() => forgetAllSessionStores());
+afterEach(() => {
+	forgetAllSessionStores();
+	jest.restoreAllMocks();
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The saved conversations of flow_chat: key → "<day> <session id>". */
+function savedSessions(workflow: SavedWorkflow): IDataObject {
+	const remembered = (workflow.staticData['node:BotDojo'] as IDataObject).remembered as IDataObject;
+	return remembered.flow_chat as IDataObject;
+}
 
 describe('BotDojo Run Flow: remember by key with overlapping executions', () => {
 	it('20 new conversations at once, then their second messages at once: 20 sessions, each continued', async () => {
@@ -64,8 +78,7 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		}
 		expect(env.emu.sessions.size).toBe(20);
 		// Whichever execution saved last saved every mapping.
-		const saved = (workflow.staticData['node:BotDojo'] as IDataObject).sessions as IDataObject;
-		expect(Object.keys(saved)).toHaveLength(20);
+		expect(Object.keys(savedSessions(workflow))).toHaveLength(20);
 	});
 
 	it('keeps every conversation across a restart of n8n between messages', async () => {
@@ -107,5 +120,89 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		]);
 		expect(a.flowSessionId).not.toBe(b.flowSessionId);
 		expect([a.session, b.session]).toEqual(['new', 'new']);
+	});
+
+	it('a message of a known conversation writes nothing; a new one, or a new day, writes its entry', async () => {
+		const workflow = new SavedWorkflow('wf-quiet');
+		const first = await workflow.say('chat-a', 'one');
+		expect(workflow.saved).toBe(true);
+		const afterFirst = JSON.stringify(workflow.staticData);
+		expect(await workflow.say('chat-a', 'two')).toMatchObject({ session: 'continued' });
+		expect(workflow.saved).toBe(false);
+		forgetAllSessionStores();
+		expect(await workflow.say('chat-a', 'three')).toMatchObject({ session: 'continued' });
+		expect(workflow.saved).toBe(false);
+		expect(JSON.stringify(workflow.staticData)).toBe(afterFirst);
+
+		// The day of last use is saved at most once a day (it orders what is forgotten first).
+		const now = Date.now();
+		jest.spyOn(Date, 'now').mockImplementation(() => now + DAY_MS);
+		expect(await workflow.say('chat-a', 'four')).toMatchObject({ session: 'continued' });
+		expect(workflow.saved).toBe(true);
+		await workflow.say('chat-a', 'five');
+		expect(workflow.saved).toBe(false);
+
+		await workflow.say('chat-b', 'one');
+		expect(workflow.saved).toBe(true);
+		const saved = savedSessions(workflow);
+		expect(Object.keys(saved)).toEqual(['chat-a', 'chat-b']);
+		expect(saved['chat-a']).toBe(
+			`${Math.floor((now + DAY_MS) / DAY_MS)} ${String(first.flowSessionId)}`,
+		);
+	});
+
+	it('keeps 10,000 keys across a restart and forgets the least recently used first', async () => {
+		const workflow = new SavedWorkflow('wf-full');
+		const kept = await workflow.say('chat-kept', 'one');
+		const today = Math.floor(Date.now() / DAY_MS);
+		const full: IDataObject = {};
+		for (let i = 0; i < 9_999; i++) full[`old-${i}`] = `${today - 10} ses_old_${i}`;
+		Object.assign(full, savedSessions(workflow));
+		(workflow.staticData['node:BotDojo'] as IDataObject).remembered = { flow_chat: full };
+		forgetAllSessionStores();
+
+		expect(await workflow.say('chat-new', 'one')).toMatchObject({ session: 'new' });
+		const saved = savedSessions(workflow);
+		expect(Object.keys(saved)).toHaveLength(10_000);
+		expect(saved['old-0']).toBeUndefined();
+		expect(saved['old-1']).toBe(`${today - 10} ses_old_1`);
+		expect(await workflow.say('chat-kept', 'two')).toMatchObject({
+			session: 'continued',
+			flowSessionId: kept.flowSessionId,
+		});
+	});
+
+	it('after a restart, a manual execution first (the editor chat) loses no saved conversation', async () => {
+		const workflow = new SavedWorkflow('wf-editor');
+		const first = await workflow.say('chat-a', 'one');
+		forgetAllSessionStores();
+		await workflow.say('chat-editor', 'from the editor', 'manual');
+		expect(await workflow.say('chat-a', 'two')).toMatchObject({
+			session: 'continued',
+			flowSessionId: first.flowSessionId,
+		});
+		await workflow.say('chat-b', 'one');
+		expect(Object.keys(savedSessions(workflow)).sort()).toEqual([
+			'chat-a',
+			'chat-b',
+			'chat-editor',
+		]);
+	});
+
+	it('remembers keys named like object properties (__proto__, constructor) across a restart', async () => {
+		const workflow = new SavedWorkflow('wf-names');
+		const firsts = [
+			await workflow.say('__proto__', 'one'),
+			await workflow.say('constructor', 'one'),
+		];
+		forgetAllSessionStores();
+		const seconds = [
+			await workflow.say('__proto__', 'two'),
+			await workflow.say('constructor', 'two'),
+		];
+		expect(seconds.map((json) => json.session)).toEqual(['continued', 'continued']);
+		expect(seconds.map((json) => json.flowSessionId)).toEqual(
+			firsts.map((json) => json.flowSessionId),
+		);
 	});
 });

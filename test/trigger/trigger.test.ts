@@ -117,6 +117,30 @@ describe('BotDojo Trigger', () => {
 		expect(JSON.stringify(stateOf(staticData))).toBe(before4);
 	});
 
+	it('leaves its static data untouched on a poll that finds nothing new, so that n8n saves nothing', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		add('req_a', mark + 1000);
+		add('req_b', mark + 1000);
+		// n8n saves the static data after a poll when `__dataChanged` is set (any write or delete).
+		const changedBy = async () =>
+			((await poll(staticData)).staticData as { __dataChanged?: boolean }).__dataChanged;
+		expect(await changedBy()).toBe(true);
+		const saved = JSON.stringify(staticData);
+		// The export returns req_a and req_b again (it starts at the mark, inclusive): not new.
+		expect(await changedBy()).toBe(false);
+		expect(await changedBy()).toBe(false);
+		expect(JSON.stringify(staticData)).toBe(saved);
+		expect(exportParams()).toHaveLength(3);
+		add('req_c', mark + 2000);
+		expect(await changedBy()).toBe(true);
+		expect(stateOf(staticData).handled).toEqual({
+			req_a: mark + 1000,
+			req_b: mark + 1000,
+			req_c: mark + 2000,
+		});
+	});
+
 	it('fires once per request however often BotDojo modifies its record later, across restarts', async () => {
 		let staticData: IDataObject = {};
 		const mark = await activate(staticData);

@@ -128,7 +128,8 @@ export function readSessionData(
 		return data;
 	}
 	const stores = (ctx.getNodeParameter('stores.store', itemIndex, []) as StoreField[]) ?? [];
-	const data: IDataObject = {};
+	// No prototype: "constructor" is a name like any other, and "__proto__" stays a key.
+	const data = Object.create(null) as IDataObject;
 	stores.forEach((store, storeIndex) => {
 		const name = requireText(
 			place,
@@ -136,14 +137,14 @@ export function readSessionData(
 			store.name,
 			'Give every store a name, e.g. customer.',
 		);
-		if (name in data)
+		if (Object.hasOwn(data, name))
 			throw invalidInput(
 				place,
 				`Stores › "${name}"`,
 				'is given twice',
 				'Use each store name once and put all its variables in it.',
 			);
-		const variables: IDataObject = {};
+		const variables = Object.create(null) as IDataObject;
 		(store.variables?.variable ?? []).forEach((variable, variableIndex) => {
 			const label = `Stores › "${name}" › variable ${variableIndex + 1}`;
 			const variableName = requireText(

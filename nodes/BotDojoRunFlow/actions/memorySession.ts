@@ -10,7 +10,16 @@
  * is replaced by a marker of the next generation, the same way. A flow key may not create
  * sessions: then the run starts without a session and its session is recorded after the run
  * (two first messages at the same moment can then end on two sessions; the first recorded wins).
+ *
+ * Only markers this node wrote count: an AI message whose text carries a signature (HMAC-SHA256
+ * keyed with the credential's API key) over the conversation (the memory's session id), the
+ * flow, the generation and the session. A person in the chat writes human messages, and an
+ * agent sharing the memory can at most repeat a marker of the same conversation: neither can
+ * sign one, so neither can make a conversation continue another's BotDojo session. Unsigned
+ * markers (written by earlier versions) are not read: such a conversation starts a new session
+ * once. A new API key does the same for every conversation.
  */
+import { createHmac, timingSafeEqual } from 'crypto';
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
@@ -20,14 +29,25 @@ import {
 
 import { asNodeError } from '../../shared/itemErrors';
 import { positionalResults } from '../../shared/transport';
+import { readCredentials } from '../../shared/transport/project';
 import type { RunOutcome } from '../helpers/flowRun';
 import { isSessionRefused } from './rememberedRun';
 import type { SessionUse } from './sessionStore';
 
 /** What the node uses of a langchain chat memory (no langchain import in node code). */
 interface ChatHistory {
-	getMessages(): Promise<Array<{ content?: unknown }>>;
+	getMessages(): Promise<StoredMessage[]>;
 	addAIMessage(text: string): Promise<void>;
+	/** The conversation: set by n8n's Redis and Postgres Chat Memory. */
+	sessionId?: unknown;
+}
+
+/** A langchain message as read back: `getType()` (`_getType()` before langchain 0.3). */
+interface StoredMessage {
+	content?: unknown;
+	type?: unknown;
+	getType?: () => unknown;
+	_getType?: () => unknown;
 }
 
 interface Marker {
@@ -35,10 +55,51 @@ interface Marker {
 	id: string;
 }
 
-const MARKER = /^\[BotDojo session (\d+)\] (\S+)$/;
+/** Signs and checks the markers of one conversation and flow. */
+interface Signer {
+	sign(marker: Marker): string;
+}
 
-function markerText(marker: Marker): string {
-	return `[BotDojo session ${marker.generation}] ${marker.id}`;
+const MARKER = /^\[BotDojo session (\d+)\] (\S+) sig:([A-Za-z0-9_-]{43})$/;
+
+async function signerOf(
+	ctx: IExecuteFunctions,
+	history: ChatHistory,
+	flowId: string,
+): Promise<Signer> {
+	const { apiKey } = await readCredentials(ctx);
+	const conversation = typeof history.sessionId === 'string' ? history.sessionId : '';
+	return {
+		sign: ({ generation, id }) =>
+			createHmac('sha256', apiKey)
+				.update(JSON.stringify(['botdojo-chat-marker', conversation, flowId, generation, id]))
+				.digest('base64url'),
+	};
+}
+
+function markerText(signer: Signer, marker: Marker): string {
+	return `[BotDojo session ${marker.generation}] ${marker.id} sig:${signer.sign(marker)}`;
+}
+
+function isAiMessage(message: StoredMessage): boolean {
+	const type =
+		typeof message.getType === 'function'
+			? message.getType()
+			: typeof message._getType === 'function'
+				? message._getType()
+				: message.type;
+	return type === 'ai';
+}
+
+/** The marker an AI message carries when this node wrote it for this conversation and flow. */
+function markerOf(signer: Signer, message: StoredMessage): Marker | undefined {
+	if (typeof message.content !== 'string' || !isAiMessage(message)) return undefined;
+	const match = MARKER.exec(message.content);
+	if (!match) return undefined;
+	const marker = { generation: Number(match[1]), id: match[2] };
+	const expected = Buffer.from(signer.sign(marker));
+	const given = Buffer.from(match[3]);
+	return given.length === expected.length && timingSafeEqual(given, expected) ? marker : undefined;
 }
 
 async function readHistory(ctx: IExecuteFunctions, itemIndex: number): Promise<ChatHistory> {
@@ -61,13 +122,11 @@ async function readHistory(ctx: IExecuteFunctions, itemIndex: number): Promise<C
 }
 
 /** The first marker of the newest generation: the same for every reader of the list. */
-async function currentMarker(history: ChatHistory): Promise<Marker | undefined> {
+async function currentMarker(history: ChatHistory, signer: Signer): Promise<Marker | undefined> {
 	let current: Marker | undefined;
 	for (const message of await history.getMessages()) {
-		const match = typeof message.content === 'string' ? MARKER.exec(message.content) : null;
-		if (!match) continue;
-		const generation = Number(match[1]);
-		if (!current || generation > current.generation) current = { generation, id: match[2] };
+		const marker = markerOf(signer, message);
+		if (marker && (!current || marker.generation > current.generation)) current = marker;
 	}
 	return current;
 }
@@ -99,14 +158,15 @@ async function createSession(
 async function startGeneration(
 	ctx: IExecuteFunctions,
 	history: ChatHistory,
+	signer: Signer,
 	flowId: string,
 	itemIndex: number,
 	generation: number,
 ): Promise<Marker | undefined> {
 	const id = await createSession(ctx, flowId, itemIndex);
 	if (!id) return undefined;
-	await history.addAIMessage(markerText({ generation, id }));
-	const current = await currentMarker(history);
+	await history.addAIMessage(markerText(signer, { generation, id }));
+	const current = await currentMarker(history, signer);
 	return current && current.generation >= generation ? current : { generation, id };
 }
 
@@ -117,10 +177,11 @@ export async function runWithMemory(
 	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
 ): Promise<IDataObject> {
 	const history = await readHistory(ctx, itemIndex);
-	let marker = await currentMarker(history);
+	const signer = await signerOf(ctx, history, flowId);
+	let marker = await currentMarker(history, signer);
 	let use: SessionUse = marker ? 'continued' : 'new';
 	let generation = marker?.generation ?? 1;
-	marker ??= await startGeneration(ctx, history, flowId, itemIndex, generation);
+	marker ??= await startGeneration(ctx, history, signer, flowId, itemIndex, generation);
 	let outcome: RunOutcome;
 	try {
 		outcome = await runIn(marker?.id);
@@ -129,12 +190,12 @@ export async function runWithMemory(
 		// BotDojo refused the session while loading the request, before the flow ran.
 		use = 'replaced';
 		generation = marker.generation + 1;
-		marker = await startGeneration(ctx, history, flowId, itemIndex, generation);
+		marker = await startGeneration(ctx, history, signer, flowId, itemIndex, generation);
 		outcome = await runIn(marker?.id);
 	}
 	// Without a session made ahead (flow key), the run's own session is recorded after it.
 	if (!marker && outcome.sessionId) {
-		await history.addAIMessage(markerText({ generation, id: outcome.sessionId }));
+		await history.addAIMessage(markerText(signer, { generation, id: outcome.sessionId }));
 	}
 	if (outcome.failure) throw outcome.failure;
 	return { ...outcome.json, session: use };

@@ -133,7 +133,8 @@ function readOverride(
 	properties: Array<{ path?: string; value?: unknown }>,
 ): IDataObject | undefined {
 	if (properties.length === 0) return undefined;
-	const override: IDataObject = {};
+	// No prototype: a path "__proto__" stays a key of what is sent.
+	const override = Object.create(null) as IDataObject;
 	properties.forEach((property, index) => {
 		const path = requireText(
 			place,

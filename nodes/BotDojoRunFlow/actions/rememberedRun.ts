@@ -27,17 +27,18 @@ export async function runRemembered(
 	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
 ): Promise<IDataObject> {
 	const store = sessionStoreOf(ctx.getWorkflow().id ?? '', ctx.getNode().name);
-	store.attach(ctx.getWorkflowStaticData('node'));
-	const name = JSON.stringify([entry.flowId, entry.key]);
+	const staticData = ctx.getWorkflowStaticData('node');
+	// A manual execution's static data may not be what n8n saved last.
+	store.attach(staticData, ctx.getMode() !== 'manual');
 	let failure: Error | undefined;
-	const json = await store.withSession(name, async (known) => {
+	const json = await store.withSession(entry, staticData, async (known) => {
 		let use: SessionUse = known ? 'continued' : 'new';
 		let outcome: RunOutcome;
 		try {
 			outcome = await runIn(known);
 		} catch (error) {
 			if (!known || !isSessionRefused(error)) throw asNodeError(ctx, error, itemIndex);
-			store.forget(name);
+			store.forget(entry, staticData);
 			use = 'replaced';
 			outcome = await runIn(undefined);
 		}

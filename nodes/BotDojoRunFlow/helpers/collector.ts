@@ -62,7 +62,9 @@ export class RunCollector {
 	private readonly open = new Map<string, ToolCall[]>();
 
 	constructor(
-		private readonly keep: { logs: boolean; events: boolean },
+		/** What the output shows besides text and toolCalls; `steps` only raw output (not Simplify):
+		 *  nothing else is kept for the length of a run. */
+		private readonly keep: { logs: boolean; events: boolean; steps?: boolean },
 		/** Called with each token as it arrives. */
 		private readonly onToken?: (token: string) => void,
 	) {}
@@ -99,7 +101,7 @@ export class RunCollector {
 				this.toolEnded(data, true);
 				break;
 			case 'onIntermediateStepUpdate':
-				this.steps.push(event.data);
+				if (this.keep.steps !== false) this.steps.push(event.data);
 				this.stepToolCalls.add(event.data);
 				break;
 			case 'onLog':

@@ -136,7 +136,8 @@ export function readFieldsOrJson(
 	}>;
 	if (given.length === 0) return undefined;
 	const label = `${spec.label} Fields`;
-	const data: IDataObject = {};
+	// No prototype: "constructor" is a name like any other, and "__proto__" stays a key.
+	const data = Object.create(null) as IDataObject;
 	given.forEach((field, index) => {
 		const entry = `${label} › ${spec.fields.entry.toLowerCase()} ${index + 1}`;
 		const name = requireText(
@@ -145,7 +146,7 @@ export function readFieldsOrJson(
 			field.name,
 			withMoreHelp(spec, spec.fields.nameHelp),
 		);
-		if (name in data) {
+		if (Object.hasOwn(data, name)) {
 			throw invalidInput(
 				place,
 				`${label} › "${name}"`,
