@@ -13,8 +13,6 @@ const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
-const local = require('../../scripts/n8n-local');
-
 const DEMO_ID = 'bdDemoMcp';
 const UNKNOWN_FLOW_ID = 'bdE2eMcpUnknownFlow';
 /** Longer than any answer here takes, far shorter than the node's 60 s Retry-After bound. */
@@ -27,25 +25,40 @@ function mcpUrl(env, workflowId) {
 	return new URL(`${env.n8n.url}/mcp/${trigger.parameters.path}`);
 }
 
+const NOT_REGISTERED_RETRIES = 40;
+
+/** Connects the SDK client; retries (boundedly) while n8n has not registered the webhook yet. */
 async function connect(env, workflowId) {
-	const client = new Client({ name: 'botdojo-e2e', version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(mcpUrl(env, workflowId)), CALL_TIMEOUT);
-	return client;
+	for (let attempt = 1; ; attempt++) {
+		const client = new Client({ name: 'botdojo-e2e', version: '1.0.0' });
+		try {
+			await client.connect(
+				new StreamableHTTPClientTransport(mcpUrl(env, workflowId)),
+				CALL_TIMEOUT,
+			);
+			return client;
+		} catch (error) {
+			if (error.code !== 404 || attempt >= NOT_REGISTERED_RETRIES) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
 }
 
 const textOf = (result) => result.content.map((part) => part.text ?? '').join('');
 
 module.exports = function registerMcpChecks(env) {
-	/** Both workflows published once, by the first check that needs them (after setup). */
-	let publishing;
-	const published = () =>
-		(publishing ??= (async () => {
-			for (const id of [DEMO_ID, UNKNOWN_FLOW_ID]) await local.activateWorkflow(env.session, id);
-		})());
+	/**
+	 * Setup published both workflows; n8n registers a trigger's webhooks one by one after it
+	 * answers, so a client that comes right after may meet a 404 for a moment.
+	 */
+	const assertBothPublished = () => {
+		env.assertPublished(DEMO_ID);
+		env.assertPublished(UNKNOWN_FLOW_ID);
+	};
 	/** The demo's client, connected once for the checks that use it. */
 	let demoClient;
 	const demo = async () => {
-		await published();
+		assertBothPublished();
 		demoClient ??= await connect(env, DEMO_ID);
 		return demoClient;
 	};
@@ -114,7 +127,7 @@ module.exports = function registerMcpChecks(env) {
 		'MCP: a Run Flow tool on an unknown flow answers with an MCP error result carrying the node message',
 		{ timeout: 60_000 },
 		async () => {
-			await published();
+			assertBothPublished();
 			const client = await connect(env, UNKNOWN_FLOW_ID);
 			try {
 				const mark = env.emu.requests.length;
