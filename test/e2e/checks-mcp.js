@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
 const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
@@ -78,6 +79,25 @@ module.exports = function registerMcpChecks(env) {
 			assert.deepEqual(ask.inputSchema.required, ['message']);
 			assert.deepEqual(Object.keys(byName.search_handbook.inputSchema.properties), ['source']);
 			env.log(`MCP tools: ${JSON.stringify(tools)}`);
+		},
+	);
+
+	test(
+		'demo 9 (MCP): an older client on the SSE transport sees the same tools at the same URL',
+		{ timeout: 60_000 },
+		async () => {
+			assertBothPublished();
+			const client = new Client({ name: 'botdojo-e2e-sse', version: '1.0.0' });
+			await client.connect(new SSEClientTransport(mcpUrl(env, DEMO_ID)), CALL_TIMEOUT);
+			try {
+				const { tools } = await client.listTools(undefined, CALL_TIMEOUT);
+				assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+					'ask_support_flow',
+					'search_handbook',
+				]);
+			} finally {
+				await client.close();
+			}
 		},
 	);
 
