@@ -22,6 +22,8 @@ const ACTIVATE = [
 	'bdE2eStreamWebhook',
 	'bdDemoAgent',
 	'bdE2eChatLastNode',
+	'bdDemoMcp',
+	'bdE2eMcpUnknownFlow',
 ];
 // Streaming responses (Chat Trigger and Webhook in streaming mode, isStreaming + sendChunk) exist
 // from n8n 1.104 on; before, the streaming checks have nothing to check (see README Compatibility).

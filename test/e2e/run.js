@@ -22,5 +22,7 @@ require('./checks-demos')(env);
 require('./checks-streaming')(env);
 require('./checks-slowRun').registerSlowRunChecks(env);
 require('./checks-agent')(env);
+require('./checks-evaluation')(env);
+require('./checks-mcp')(env);
 require('./checks-browser')(env);
 trigger.registerTriggerCheck(env);

@@ -195,6 +195,7 @@ describe('BotDojo Run Flow: output', () => {
 			duration: record.duration,
 			version: '3',
 			toolCalls: [],
+			intermediateSteps: [],
 		});
 	});
 
@@ -236,7 +237,11 @@ describe('BotDojo Run Flow: output', () => {
 			parameters: message('flow_echo', 'Hi', { options: { output: 'raw', streaming: false } }),
 		});
 		const record = [...env.emu.records.values()][0];
-		expect(items[0].json).toEqual({ ...JSON.parse(JSON.stringify(record)), toolCalls: [] });
+		expect(items[0].json).toEqual({
+			...JSON.parse(JSON.stringify(record)),
+			toolCalls: [],
+			intermediateSteps: [],
+		});
 	});
 
 	it('never puts the API key in the output or in an error', async () => {

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
 import type { RunOptions } from '../actions/readOptions';
 import type { RunCollector } from './collector';
-import { resolveToolCalls } from './toolCalls';
+import { agentStepsOf, resolveToolCalls } from './toolCalls';
 
 /**
  * The answer's text: the final record decides when it has one (tokens may include updates
@@ -25,10 +25,14 @@ export function outputJson(
 		collector?.toolCalls ?? [],
 		collector?.stepToolCalls.calls ?? [],
 	);
+	// Always an array, even empty: the Evaluation node's "Tools Used" metric fails on a missing
+	// one ("Intermediate steps missing") where a flow that used no tool should score 0.
+	const intermediateSteps = agentStepsOf(toolCalls) as unknown as IDataObject[];
 	if (!options.simplify) {
 		const raw: IDataObject = {
 			...record,
 			toolCalls: toolCalls as unknown as IDataObject[],
+			intermediateSteps,
 		};
 		if (collector) raw.steps = collector.steps as IDataObject[];
 		if (collector && options.includeLogs) raw.logs = collector.logs as IDataObject[];
@@ -45,6 +49,7 @@ export function outputJson(
 		duration: (record.duration as number) ?? null,
 		version: (record.version as string) ?? null,
 		toolCalls: toolCalls as unknown as IDataObject[],
+		intermediateSteps,
 	};
 	// Not named `error`: n8n treats an item with `error` as a failed node (Retry On Fail).
 	const errorMessage = errorMessageOfRecord(record);

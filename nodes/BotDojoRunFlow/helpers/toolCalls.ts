@@ -160,3 +160,28 @@ export function resolveToolCalls(
 	}
 	return fromRecord;
 }
+
+/** One tool call as n8n's AI Agent reports it in `intermediateSteps`. */
+export interface AgentStep {
+	action: { tool: string; toolInput: unknown };
+	observation: unknown;
+}
+
+/**
+ * The tool calls in the shape n8n's AI Agent gives `intermediateSteps`, which the Evaluation
+ * node's "Tools Used" metric reads (`action.tool`). The metric compares names after n8n's
+ * tool-name rule (runs of other characters become `_`, at most 64 characters), so the names
+ * follow that rule too: a BotDojo tool labelled "Web Search" matches an expected "Web Search".
+ */
+export function agentStepsOf(calls: ToolCall[]): AgentStep[] {
+	return calls.map((call) => ({
+		action: { tool: toolNameOf(call.name), toolInput: call.input ?? {} },
+		observation: call.status === 'error' ? call.error : call.output,
+	}));
+}
+
+/** n8n's nodeNameToToolName, which older n8n-workflow versions do not export. */
+function toolNameOf(name: string): string {
+	const underscored = name.replace(/[^a-zA-Z0-9_-]+/g, '_');
+	return underscored.length > 64 ? underscored.slice(0, 64).replace(/[_-]+$/, '') : underscored;
+}
