@@ -17,6 +17,8 @@ export class BotDojoRunFlow implements INodeType {
 			name: 'botDojoRunFlow',
 			description:
 				'Run a BotDojo AI flow and get its answer, streaming tokens live and keeping chat sessions',
+			// 1.1: without the settings and output fields kept for saved workflows (LEGACY_FIELDS_UNTIL).
+			version: [1, 1.1],
 		}),
 		icon: {
 			light: 'file:../shared/icons/botdojo.svg',
