@@ -40,7 +40,7 @@ export class BotDojoTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Emits each request of the flow that finished since the workflow was activated, once. A manual run shows the latest request.',
+					'Emits each request of the flow that finished since the workflow was published (activated, in n8n 1.x), once. A manual run shows the latest request.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
