@@ -34,6 +34,11 @@ export class BotDojoTrigger implements INodeType {
 		description: 'Starts the workflow when a BotDojo flow finishes a request',
 		defaults: { name: 'BotDojo Trigger' },
 		polling: true,
+		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
+		builderHint: {
+			searchHint:
+				'Starts the workflow for each request a BotDojo flow finished (polling), with its question, answer and status.',
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],

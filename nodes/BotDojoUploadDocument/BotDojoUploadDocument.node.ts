@@ -37,6 +37,11 @@ export class BotDojoUploadDocument implements INodeType {
 		defaults: { name: 'BotDojo Upload Document' },
 		// As an AI Agent tool, only the document lookups: Upload needs a binary an agent cannot give.
 		usableAsTool: true,
+		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
+		builderHint: {
+			searchHint:
+				'Uploads a file (binary input) into a BotDojo project as a document under a logical path, or gets a document or a temporary download link.',
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true, testedBy: 'botDojoApiTest' }],

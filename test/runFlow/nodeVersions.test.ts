@@ -71,7 +71,10 @@ describe('Run Flow node versions', () => {
 	});
 
 	it('a new node outputs durationMs only, and leaves out an empty toolCalls list', async () => {
-		const { items } = await runFlow(env, { typeVersion: 1.1, parameters: message('flow_echo', 'Hi') });
+		const { items } = await runFlow(env, {
+			typeVersion: 1.1,
+			parameters: message('flow_echo', 'Hi'),
+		});
 		const record = [...env.emu.records.values()][0];
 		expect(items[0].json).toEqual({
 			text: 'Echo #1: Hi',

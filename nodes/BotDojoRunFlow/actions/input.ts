@@ -63,6 +63,10 @@ export const inputProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.chatInput }}',
 		displayOptions: { show: { inputMode: ['message'] } },
+		builderHint: {
+			propertyHint:
+				'Usually expr($json.chatInput) after a Chat Trigger; as an AI Agent tool, $fromAI(). Sent as the flow input text_input.',
+		},
 		description:
 			'The text to send. After a Chat Trigger, use its chatInput field (as in the placeholder); for the AI Agent, let the model fill it in.',
 	},
