@@ -9,6 +9,7 @@
  *   <prefix>export-item-{table,json}.png  one Export Requests item in the output panel
  *   <prefix>runflow-new-node.png          a Run Flow node just added from the picker, its panel
  *   <prefix>runflow-options.png           the same panel with its Add Option list open
+ *   <prefix>runflow-options-added.png     with the retry, stream-line and message options added
  * Ports are free ones on 127.0.0.1; n8n and the emulator are stopped at the end.
  */
 const fs = require('node:fs');
@@ -105,15 +106,25 @@ async function shootNewRunFlow(page, n8nUrl, workflowId, prefix) {
 		.locator('[data-test-id="node-creator-item-name"]', { hasText: /^BotDojo Run Flow$/ })
 		.first()
 		.click();
+	// n8n 2.x first shows a community node's details, with "Add to workflow".
+	await page.getByText('Add to workflow', { exact: true }).click();
 	const panel = page.locator('[data-test-id="ndv"]');
 	await panel.waitFor({ state: 'visible' });
 	await page.waitForTimeout(1000);
 	await page.screenshot({ path: path.join(OUT_DIR, `${prefix}runflow-new-node.png`) });
-	const addOption = panel.getByText('Add Option', { exact: true }).last();
-	await addOption.scrollIntoViewIfNeeded();
+	const addOption = panel.locator('[data-test-id="collection-parameter-add"]');
 	await addOption.click();
 	await page.waitForTimeout(800);
 	await page.screenshot({ path: path.join(OUT_DIR, `${prefix}runflow-options.png`) });
+	await page.keyboard.press('Escape');
+	// The retry and limit options, whose names were the longest (before: "Advanced: …").
+	for (const name of [/Attempts When Busy/, /Wait/, /Stream Line/, /Message Property$/, /Idle/]) {
+		await addOption.click();
+		await page.locator('[data-test-id="collection-parameter-option"]', { hasText: name }).click();
+		await page.waitForTimeout(300);
+	}
+	await page.waitForTimeout(500);
+	await page.screenshot({ path: path.join(OUT_DIR, `${prefix}runflow-options-added.png`) });
 	console.log(
 		`Run Flow panel shows: ${(await panel.innerText()).split('\n').slice(0, 80).join(' | ')}`,
 	);

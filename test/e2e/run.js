@@ -23,4 +23,5 @@ require('./checks-streaming')(env);
 require('./checks-slowRun').registerSlowRunChecks(env);
 require('./checks-agent')(env);
 require('./checks-browser')(env);
+require('./checks-chathub')(env);
 trigger.registerTriggerCheck(env);

@@ -57,7 +57,7 @@ export const LEGACY_FIELDS_UNTIL = 1.1;
  */
 export const OPTION_NAMES = {
 	maxAttempts: 'Attempts When Busy',
-	maxRetryWait: 'Max Retry Wait (Seconds)',
+	maxRetryWait: 'Retry Wait (Seconds)',
 	maxLineMiB: 'Max Stream Line (MiB)',
 	messageProperty: 'Message Property',
 } as const;
@@ -276,7 +276,7 @@ function retryAndLimitOptions(): INodeProperties[] {
 			typeOptions: { minValue: 0 },
 			default: 60,
 			description:
-				'Longest time the retries after a 429 or 503 may wait in all, Retry-After included',
+				'Longest time, in all, that the retries after a 429 or 503 may wait, Retry-After included',
 		},
 		{
 			displayName: OPTION_NAMES.maxLineMiB,
