@@ -71,22 +71,6 @@ describe('Run Flow node versions', () => {
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 	});
 
-	it('a new node outputs durationMs only, and leaves out an empty toolCalls list', async () => {
-		const { items } = await runFlow(env, {
-			typeVersion: 1.1,
-			parameters: message('flow_echo', 'Hi'),
-		});
-		const record = [...env.emu.records.values()][0];
-		expect(items[0].json).toEqual({
-			text: 'Echo #1: Hi',
-			flowSessionId: record.flow_session_id,
-			flowRequestId: record.id,
-			status: 'complete',
-			durationMs: record.duration,
-			version: '3',
-		});
-	});
-
 	it('a new node keeps toolCalls when the flow called tools', async () => {
 		const { items } = await runFlow(env, {
 			typeVersion: 1.1,
