@@ -227,6 +227,13 @@ async function main() {
 			.activateWorkflow(session, id)
 			.catch((error) => log(`  Could not publish demo ${id}: ${error.message}`));
 	await demos.rememberImported({ userFolder: USER_FOLDER, session, imported: toImport });
+	// n8n 2.x's Chat Hub is off in a new n8n (Settings › Chat › Enable Chat); the chat demo is in it.
+	const chatHub =
+		Number(local.N8N_VERSION.split('.')[0]) >= 2 &&
+		(await session
+			.request('PUT', '/rest/chat/enabled', { enabled: true })
+			.then(() => true)
+			.catch((error) => log(`  Could not turn on Chat Hub: ${error.message}`)));
 
 	const chat = examples.find((w) => w.id === 'bdDemoChat');
 	const chatWebhook = chat?.nodes.find((n) => n.type.endsWith('chatTrigger'))?.webhookId;
@@ -254,6 +261,8 @@ async function main() {
 			'    (needs the internet: n8n loads its chat widget from cdn.jsdelivr.net, so offline the page stays blank; the editor’s Chat panel and n8n’s Chat (Chat Hub) work offline)',
 		);
 	}
+	if (chatHub)
+		log(`  Chat Hub (the chat demo as a workflow agent): ${n8n.url}/home/chat/workflow-agents`);
 	log(real ? 'Press Ctrl-C to stop n8n.' : 'Press Ctrl-C to stop n8n and the emulator.');
 }
 

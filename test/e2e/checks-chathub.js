@@ -116,6 +116,8 @@ module.exports = function registerChatHubChecks(env) {
 				assert.match(second.whole, /^Your name is Ana\. /);
 				// Remembered: Run Flow continued the BotDojo session of this Chat Hub conversation.
 				assert.equal(second.run.body.options.flow_session_id, first.record.flow_session_id);
+				// The whole conversation in view: Chat Hub scrolls the newest question to the top.
+				await page.locator('[data-message-id]').first().scrollIntoViewIfNeeded();
 				await page.waitForTimeout(500);
 				await page.screenshot({ path: path.join(SHOTS_DIR, 'chathub-conversation.png') });
 				env.log(
