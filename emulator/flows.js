@@ -48,6 +48,35 @@ const searchAndCalculator = {
 		`I searched for "${textOf(body)}" and found 2 hits; the calculator failed (Division by zero).`,
 };
 
+/** The name a message gives ("My name is Ana", "call me Ana"), if it gives one. @param {string} text */
+function nameGivenIn(text) {
+	const match = /\b(?:my name is|my name's|call me)\s+([\p{L}][\p{L}'-]*)/iu.exec(text);
+	return match ? match[1] : undefined;
+}
+
+/**
+ * flow_memory's answer: what it remembers of the session, so that a person chatting sees memory
+ * work (the name from an earlier message of the same session, never from another session).
+ * @param {any} body @param {import('./types').FlowSessionView} session
+ */
+function memoryAnswer(body, session) {
+	const said = textOf(body);
+	const earlier = session.history
+		.map((record) => record.userMessage && record.userMessage.content)
+		.filter((content) => typeof content === 'string');
+	const given = nameGivenIn(said);
+	if (given) {
+		return `Nice to meet you, ${given}! I will remember your name in this chat: ask me "What is my name?" in your next message.`;
+	}
+	if (/\bwhat(?:'s| is) my name\b/i.test(said)) {
+		const names = earlier.map(nameGivenIn).filter(Boolean);
+		return names.length > 0
+			? `Your name is ${names[names.length - 1]}. You told me earlier in this chat, which I remember (${earlier.length} earlier message${earlier.length === 1 ? '' : 's'}).`
+			: 'I do not know your name yet: no earlier message of this chat told me. Say "My name is …", then ask again.';
+	}
+	return `You said: ${said}. This is message ${session.runNumber} of this chat. Tell me "My name is …", then ask "What is my name?" to see what I remember.`;
+}
+
 /** @returns {Record<string, FlowDef>} */
 function builtinFlows() {
 	return {
@@ -105,6 +134,11 @@ function builtinFlows() {
 			releases: ['1'],
 			delayMs: waitMsOf,
 			answer: (body) => `Waited ${waitMsOf(body)} ms`,
+		},
+		flow_memory: {
+			releases: ['1'],
+			tokenDelayMs: TYPING_DELAY_MS,
+			answer: memoryAnswer,
 		},
 		flow_typing: {
 			releases: ['1'],

@@ -1,12 +1,15 @@
 'use strict';
 /**
- * `node scripts/screenshots.js [--tarball <packed .tgz>] [--prefix before-] [--only picker|export]`
+ * `node scripts/screenshots.js [--tarball <packed .tgz>] [--prefix before-] [--only picker|runflow|export]`
  * takes the screenshots in docs/screenshots/: the default n8n (the cached install) with this
  * checkout's package, or with a packed one (e.g. built at an older commit), in a throw-away user
  * folder, against the emulator, in headless Chromium:
  *   <prefix>picker-trigger-botdojo.png  "What triggers this workflow?" searched for "BotDojo"
  *   <prefix>picker-next-botdojo.png     "What happens next?" searched for "BotDojo"
  *   <prefix>export-item-{table,json}.png  one Export Requests item in the output panel
+ *   <prefix>runflow-new-node.png          a Run Flow node just added from the picker, its panel
+ *   <prefix>runflow-options.png           the same panel with its Add Option list open
+ *   <prefix>runflow-options-added.png     with the retry, stream-line and message options added
  * Ports are free ones on 127.0.0.1; n8n and the emulator are stopped at the end.
  */
 const fs = require('node:fs');
@@ -93,6 +96,40 @@ async function shootExportItem(page, n8nUrl, workflowId, prefix) {
 	}
 }
 
+/** Adds Run Flow from the picker, as a user does, and shoots its panel and its option list. */
+async function shootNewRunFlow(page, n8nUrl, workflowId, prefix) {
+	await page.goto(`${n8nUrl}/workflow/${workflowId}`);
+	await page.waitForSelector('[data-test-id="canvas-node"]');
+	await page.click('[data-test-id="node-creator-plus-button"]');
+	await searchPicker(page, 'BotDojo Run Flow');
+	await page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: /^BotDojo Run Flow$/ })
+		.first()
+		.click();
+	// n8n 2.x first shows a community node's details, with "Add to workflow".
+	await page.getByText('Add to workflow', { exact: true }).click();
+	const panel = page.locator('[data-test-id="ndv"]');
+	await panel.waitFor({ state: 'visible' });
+	await page.waitForTimeout(1000);
+	await page.screenshot({ path: path.join(OUT_DIR, `${prefix}runflow-new-node.png`) });
+	const addOption = panel.locator('[data-test-id="collection-parameter-add"]');
+	await addOption.click();
+	await page.waitForTimeout(800);
+	await page.screenshot({ path: path.join(OUT_DIR, `${prefix}runflow-options.png`) });
+	await page.keyboard.press('Escape');
+	// The retry and limit options, whose names were the longest (before: "Advanced: …").
+	for (const name of [/Attempts When Busy/, /Wait/, /Stream Line/, /Message Property$/, /Idle/]) {
+		await addOption.click();
+		await page.locator('[data-test-id="collection-parameter-option"]', { hasText: name }).click();
+		await page.waitForTimeout(300);
+	}
+	await page.waitForTimeout(500);
+	await page.screenshot({ path: path.join(OUT_DIR, `${prefix}runflow-options-added.png`) });
+	console.log(
+		`Run Flow panel shows: ${(await panel.innerText()).split('\n').slice(0, 80).join(' | ')}`,
+	);
+}
+
 async function main() {
 	const { values } = parseArgs({
 		options: {
@@ -144,8 +181,11 @@ async function main() {
 		const { browser, page } = await openBrowser({ width: 1440, height: 1100 });
 		stops.push(() => browser.close());
 		await signIn(page, n8n.url, owner);
-		if (values.only !== 'export') await shootPickers(page, n8n.url, workflow.id, values.prefix);
-		if (values.only !== 'picker')
+		if (!values.only || values.only === 'picker')
+			await shootPickers(page, n8n.url, workflow.id, values.prefix);
+		if (!values.only || values.only === 'runflow')
+			await shootNewRunFlow(page, n8n.url, workflow.id, values.prefix);
+		if (!values.only || values.only === 'export')
 			await shootExportItem(page, n8n.url, workflow.id, values.prefix).catch(async (error) => {
 				await page.screenshot({ path: path.join(local.LOCAL_DIR, 'screenshots-failed.png') });
 				throw error;

@@ -227,6 +227,13 @@ async function main() {
 			.activateWorkflow(session, id)
 			.catch((error) => log(`  Could not publish demo ${id}: ${error.message}`));
 	await demos.rememberImported({ userFolder: USER_FOLDER, session, imported: toImport });
+	// n8n 2.x's Chat Hub is off in a new n8n (Settings › Chat › Enable Chat); the chat demo is in it.
+	const chatHub =
+		Number(local.N8N_VERSION.split('.')[0]) >= 2 &&
+		(await session
+			.request('PUT', '/rest/chat/enabled', { enabled: true })
+			.then(() => true)
+			.catch((error) => log(`  Could not turn on Chat Hub: ${error.message}`)));
 
 	const chat = examples.find((w) => w.id === 'bdDemoChat');
 	const chatWebhook = chat?.nodes.find((n) => n.type.endsWith('chatTrigger'))?.webhookId;
@@ -238,7 +245,7 @@ async function main() {
 	);
 	if (real)
 		log(
-			'  The demos use the emulator’s IDs (flow_echo, flow_typing, idx_docs): put your own in their nodes.',
+			'  The demos use the emulator’s IDs (flow_echo, flow_memory, idx_docs): put your own in their nodes.',
 		);
 	log('  Demo workflows:');
 	for (const workflow of examples) log(`    ${n8n.url}/workflow/${workflow.id}  ${workflow.name}`);
@@ -247,7 +254,15 @@ async function main() {
 		for (const { example } of kept) log(`    ${example.id}  ${example.name}`);
 		log('  To get an original back, delete that workflow in n8n and run npm start again.');
 	}
-	if (chatWebhook) log(`  Public chat page: ${n8n.url}/webhook/${chatWebhook}/chat`);
+	if (chatWebhook) {
+		log(`  Public chat page: ${n8n.url}/webhook/${chatWebhook}/chat`);
+		// n8n's hosted chat page loads its widget from a CDN: offline the page stays blank.
+		log(
+			'    (needs the internet: n8n loads its chat widget from cdn.jsdelivr.net, so offline the page stays blank; the editor’s Chat panel and n8n’s Chat (Chat Hub) work offline)',
+		);
+	}
+	if (chatHub)
+		log(`  Chat Hub (the chat demo as a workflow agent): ${n8n.url}/home/chat/workflow-agents`);
 	log(real ? 'Press Ctrl-C to stop n8n.' : 'Press Ctrl-C to stop n8n and the emulator.');
 }
 

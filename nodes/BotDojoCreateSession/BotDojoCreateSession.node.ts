@@ -27,6 +27,11 @@ export class BotDojoCreateSession implements INodeType {
 		subtitle: subtitleOf('Session for', 'flowId', 'flow'),
 		// Starting a session is a workflow step, not something an AI Agent should pick as a tool.
 		usableAsTool: undefined,
+		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
+		builderHint: {
+			searchHint:
+				'Starts a BotDojo session holding data the flow can read (sessionState); its flowSessionId goes to Run Flow Session Continue Session, so several runs share one memory.',
+		},
 		properties: operation.description,
 	};
 

@@ -36,6 +36,11 @@ export class BotDojoExportRequests implements INodeType {
 			'={{ $parameter["operation"] === "getBySession" ? "Get requests of session" : "Export flow requests" }}',
 		// Not an AI Agent tool: an export can return thousands of records into the agent's context.
 		usableAsTool: undefined,
+		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
+		builderHint: {
+			searchHint:
+				'Reads the finished requests (question, answer, status, timings) of a BotDojo flow since a date, one item per request, e.g. for a nightly report or spreadsheet.',
+		},
 		properties: [
 			{
 				displayName: 'Operation',

@@ -26,6 +26,11 @@ export class BotDojoQueryIndex implements INodeType {
 		},
 		subtitle: `={{ ($parameter["operation"] === "getStatus" ? "Get status of " : "Query ") + ${subtitleValue('indexId', 'index')} }}`,
 		usableAsTool: true,
+		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
+		builderHint: {
+			searchHint:
+				'Reads whether a BotDojo vector index is ready, or lists its chunks whose metadata match a JSON query.',
+		},
 		properties: [
 			{
 				displayName: 'Operation',

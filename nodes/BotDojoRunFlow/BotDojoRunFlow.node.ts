@@ -16,6 +16,8 @@ export class BotDojoRunFlow implements INodeType {
 			name: 'botDojoRunFlow',
 			description:
 				'Run a BotDojo AI flow and get its answer, streaming tokens live and keeping chat sessions',
+			// 1.1: without the settings and output fields kept for saved workflows (LEGACY_FIELDS_UNTIL).
+			version: [1, 1.1],
 		}),
 		icon: {
 			light: 'file:../shared/icons/botdojo.svg',
@@ -25,6 +27,33 @@ export class BotDojoRunFlow implements INodeType {
 		usableAsTool: true,
 		// A Chat Memory input appears only in the session mode that uses it.
 		inputs: runFlowInputs,
+		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
+		builderHint: {
+			searchHint:
+				'Runs a hosted BotDojo AI flow with a message and outputs its answer as text. After a Chat Trigger: Message expr($json.chatInput), Session Remember by Key with expr($json.sessionId); the tokens stream to the chat.',
+			inputs: {
+				ai_memory: { required: true, displayOptions: { show: { sessionMode: ['memory'] } } },
+			},
+			relatedNodes: [
+				{
+					nodeType: '@n8n/n8n-nodes-langchain.chatTrigger',
+					relationHint:
+						'Chat with a BotDojo flow: chatInput is the Message, sessionId the Session Key',
+				},
+				{
+					nodeType: '@n8n/n8n-nodes-langchain.memoryRedisChat',
+					relationHint: 'Session Keep in Chat Memory (queue mode) needs it on the memory() input',
+				},
+				{
+					nodeType: '@n8n/n8n-nodes-langchain.memoryPostgresChat',
+					relationHint: 'Session Keep in Chat Memory (queue mode) needs it on the memory() input',
+				},
+				{
+					nodeType: 'n8n-nodes-botdojo.botDojoCreateSession',
+					relationHint: 'Starts a session with data; its flowSessionId goes to Session ID',
+				},
+			],
+		},
 		properties: [
 			{
 				displayName: 'Description',

@@ -33,13 +33,18 @@ export class BotDojoTrigger implements INodeType {
 		description: 'Starts the workflow when a BotDojo flow finishes a request',
 		defaults: { name: 'BotDojo Trigger' },
 		polling: true,
+		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
+		builderHint: {
+			searchHint:
+				'Starts the workflow for each request a BotDojo flow finished (polling), with its question, answer and status.',
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true }],
 		properties: [
 			{
 				displayName:
-					'Emits each request of the flow that finished since the workflow was activated, once. A manual run shows the latest request.',
+					'Emits each request of the flow that finished since the workflow was published (activated, in n8n 1.x), once. A manual run shows the latest request.',
 				name: 'notice',
 				type: 'notice',
 				default: '',

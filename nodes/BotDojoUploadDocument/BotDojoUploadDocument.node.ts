@@ -39,6 +39,11 @@ export class BotDojoUploadDocument implements INodeType {
 		// The signed link reads the file without a key until it expires: an n8n that applies this
 		// field (n8n-workflow 2.41 has it) hides it in saved executions; older n8n ignores it.
 		sensitiveOutputFields: ['url'],
+		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
+		builderHint: {
+			searchHint:
+				'Uploads a file (binary input) into a BotDojo project as a document under a logical path, or gets a document or a temporary download link.',
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botDojoApi', required: true }],

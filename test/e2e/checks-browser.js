@@ -243,14 +243,14 @@ module.exports = function registerBrowserChecks(env) {
 				await input.waitFor({ state: 'visible' });
 				await input.fill('Hello from the browser');
 				await input.press('Enter');
-				// flow_typing's answer grows word by word; its last words mean the whole answer is shown.
+				// flow_memory's answer grows word by word; its last words mean the whole answer is shown.
 				const chatPanel = page.locator('[data-test-id="logs-panel"]');
 				await chatPanel
 					.getByText('You said: Hello from the browser.')
 					.first()
 					.waitFor({ state: 'visible', timeout: 60_000 });
 				await chatPanel
-					.getByText('nothing is lost if a word was missed on the way.')
+					.getByText('to see what I remember.')
 					.first()
 					.waitFor({ state: 'visible', timeout: 60_000 });
 				await page.waitForTimeout(500);

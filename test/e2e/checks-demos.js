@@ -144,14 +144,14 @@ module.exports = function registerDemoChecks(env) {
 	);
 
 	test(
-		'demo 3 (chat): the answer streams word by word to the chat, and the conversation keeps its session',
+		'demo 3 (chat): the answer streams word by word to the chat, and the flow remembers the conversation',
 		{ ...EXECUTE_TIMEOUT, skip: !env.liveStreaming && 'n8n before 1.104 has no streaming chat' },
 		async () => {
 			env.assertPublished('bdDemoChat');
 			const chat = env.examples.find((w) => w.id === 'bdDemoChat');
 			const webhookId = chat.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
 			const flowId = chat.nodes.find((n) => n.name === 'BotDojo Run Flow').parameters.flowId.value;
-			assert.equal(flowId, 'flow_typing', 'the chat demo uses the human-pace flow');
+			assert.equal(flowId, 'flow_memory', 'the chat demo uses the flow that shows its memory');
 			const url = `${env.n8n.url}/webhook/${webhookId}/chat`;
 			const sessionId = `e2e-chat-${Date.now()}`;
 			/** One chat message: what the chat window shows, chunk by chunk, and the flow's run. */
@@ -174,30 +174,35 @@ module.exports = function registerDemoChecks(env) {
 				assert.ok(run?.respondedAt, 'the emulator logged the end of the flow stream');
 				return { items, text: items.map((l) => l.json.content).join(''), run };
 			};
-			/** BotDojo's record of the run of one message. */
-			const recordOf = (chatInput) => {
-				const record = [...env.emu.records.values()].find((r) => r.body?.text_input === chatInput);
+			/** BotDojo's record of the run of one message (of this chat's session, once it has one). */
+			const recordOf = (chatInput, sessionOfChat) => {
+				const record = [...env.emu.records.values()].find(
+					(r) =>
+						r.body?.text_input === chatInput &&
+						(!sessionOfChat || r.flow_session_id === sessionOfChat),
+				);
 				assert.ok(record, `BotDojo holds the run of "${chatInput}"`);
 				return record;
 			};
 
-			const first = await say('Hello there');
-			const firstRecord = recordOf('Hello there');
-			assert.ok(first.text.startsWith('You said: Hello there. This answer arrives word by word'));
+			const first = await say('Hello, my name is Ana, from the demo check');
+			const firstRecord = recordOf('Hello, my name is Ana, from the demo check');
+			assert.match(first.text, /^Nice to meet you, Ana! I will remember your name/);
 			// Every word arrived: the chunks join to BotDojo's whole answer.
 			assert.equal(first.text, firstRecord.response.text_output);
-			// Chunks arrive over time: many reach the chat before BotDojo has sent its final line.
+			// Chunks arrive over time: several reach the chat before BotDojo has sent its final line.
 			const beforeFinal = first.items.filter((l) => l.at < first.run.respondedAt).length;
 			assert.ok(
 				beforeFinal > 1,
 				`${beforeFinal} of ${first.items.length} chunks reached the chat before the flow's final line`,
 			);
-			assert.ok(first.items.length > 20, `the answer came in ${first.items.length} chunk(s)`);
+			assert.ok(first.items.length > 10, `the answer came in ${first.items.length} chunk(s)`);
 
-			const second = await say('And again');
-			assert.equal(second.text, recordOf('And again').response.text_output);
-			assert.ok(second.text.startsWith('You said: And again. '), second.text.slice(0, 60));
-			// Same BotDojo session: the second message continues the first one's session.
+			// The flow remembers: the same BotDojo session holds the name given before.
+			const second = await say('What is my name?');
+			const secondRecord = recordOf('What is my name?', firstRecord.flow_session_id);
+			assert.equal(second.text, secondRecord.response.text_output);
+			assert.match(second.text, /^Your name is Ana\. /);
 			assert.equal(second.run.body.options.stream, 'http');
 			assert.equal(second.run.body.options.flow_session_id, firstRecord.flow_session_id);
 			env.log(

@@ -25,4 +25,5 @@ require('./checks-agent')(env);
 require('./checks-evaluation')(env);
 require('./checks-mcp')(env);
 require('./checks-browser')(env);
+require('./checks-chathub')(env);
 trigger.registerTriggerCheck(env);

@@ -166,3 +166,23 @@ describe('slow and human-paced flows', () => {
 		expect(tokensOf(lines)).toBe(lines[lines.length - 1].response.text_output);
 	});
 });
+
+describe('flow_memory: an answer that shows what the session remembers', () => {
+	const say = async (text: string, sessionId?: string) => {
+		const options = sessionId ? { flow_session_id: sessionId } : {};
+		const lines = (await streamRun('flow_memory', { text_input: text }, options)).lines();
+		const record = lines[lines.length - 1];
+		expect(tokensOf(lines)).toBe(record.response.text_output);
+		return { answer: record.response.text_output as string, sessionId: record.flow_session_id };
+	};
+
+	it('recalls the name given earlier in the same session, and only there', async () => {
+		const first = await say('Hello, my name is Ana');
+		expect(first.answer).toMatch(/^Nice to meet you, Ana!/);
+		const second = await say('What is my name?', first.sessionId);
+		expect(second.answer).toMatch(/^Your name is Ana\./);
+		const other = await say('What is my name?');
+		expect(other.answer).toMatch(/^I do not know your name yet/);
+		expect((await say('Hi')).answer).toMatch(/^You said: Hi\. This is message 1 of this chat/);
+	});
+});

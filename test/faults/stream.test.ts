@@ -4,6 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { OPTION_NAMES } from '../../nodes/BotDojoRunFlow/actions/options';
 import { useEmulator } from '../helpers/emulator';
 import { flowRuns, MAY_HAVE_RUN, whatUserSees } from '../helpers/faults';
 import { message, runFlow } from '../helpers/runFlow';
@@ -18,7 +19,7 @@ interface Row {
 	options?: INodeParameters;
 	/** What the user reads: the message, then key phrases of the description. */
 	message: string | RegExp;
-	sees?: RegExp[];
+	sees?: Array<RegExp | string>;
 }
 
 const rows: Row[] = [
@@ -87,7 +88,7 @@ const rows: Row[] = [
 		options: { maxLineMiB: 1 },
 		message:
 			/^Line 2 of the stream is longer than 1048576 characters \(at least \d+ so far\) and was refused rather than held in memory; 1 event had arrived$/,
-		sees: [/Largest Stream Line/],
+		sees: [`option ${OPTION_NAMES.maxLineMiB} allows`],
 	},
 ];
 

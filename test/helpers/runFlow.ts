@@ -8,13 +8,15 @@ export type RunFlowSettings = Omit<RunSettings, 'node' | 'credentials'> & {
 	parameters: INodeParameters;
 	continueOnFail?: boolean;
 	credentialId?: string;
+	/** Run Flow's node version (default 1, as workflows saved before 1.1 hold). */
+	typeVersion?: number;
 };
 
 function settingsOf(env: EmulatorFixture, settings: RunFlowSettings): RunSettings {
-	const { parameters, continueOnFail, credentialId, ...rest } = settings;
+	const { parameters, continueOnFail, credentialId, typeVersion, ...rest } = settings;
 	return {
 		...rest,
-		node: { type: 'botDojoRunFlow', parameters, continueOnFail, credentialId },
+		node: { type: 'botDojoRunFlow', parameters, continueOnFail, credentialId, typeVersion },
 		credentials: env.credentials,
 	};
 }

@@ -1,5 +1,5 @@
 /**
- * Run Flow's Message Property moved to Options › Advanced: Message Property. A workflow saved
+ * Run Flow's Message Property moved to Options › Message Property. A workflow saved
  * with the old top-level setting keeps it (the parameter stays, shown only while it holds
  * another name than text_input).
  */
@@ -52,7 +52,7 @@ describe('Run Flow: Message Property', () => {
 		const { error } = await runFlow(env, {
 			parameters: { ...base, options: { messageProperty: ' ' } },
 		});
-		expect(error?.message).toMatch(/^Options › Advanced: Message Property: is empty/);
+		expect(error?.message).toMatch(/^Options › Message Property: is empty/);
 		expect(env.emu.requests).toHaveLength(0);
 	});
 });

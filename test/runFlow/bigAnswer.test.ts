@@ -5,6 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { OPTION_NAMES } from '../../nodes/BotDojoRunFlow/actions/options';
 import { useEmulator } from '../helpers/emulator';
 import { runFlow } from '../helpers/runFlow';
 
@@ -51,11 +52,11 @@ describe('BotDojo Run Flow: a 2M-token answer with default options', () => {
 		900_000,
 	);
 
-	it('a whole answer over three times Largest Stream Line is refused, naming the limit', async () => {
+	it('a whole answer over three times Max Stream Line is refused, naming the limit', async () => {
 		env.emu.injectFault('whole-answer', { endpoint: 'run' });
 		const { error } = await runFlow(env, { parameters: big(200_000, { maxLineMiB: 1 }) });
 		expect(error?.message).toBe(
-			"BotDojo's whole answer is longer than 3145728 characters (three times Advanced: Largest Stream Line) and was refused rather than held in memory",
+			`BotDojo's whole answer is longer than 3145728 characters (three times ${OPTION_NAMES.maxLineMiB}) and was refused rather than held in memory`,
 		);
 		expect(error?.description).toMatch(/Raise the option/);
 		expect(env.emu.requestsTo('run')).toHaveLength(1);

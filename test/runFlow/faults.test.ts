@@ -46,7 +46,7 @@ describe('BotDojo Run Flow: the total timeout', () => {
 	it.each([
 		['timeout', 'Timeout (Seconds)', 30 * 24 * 3600],
 		['idleTimeout', 'Idle Timeout (Seconds)', 2147484],
-		['maxRetryWait', 'Advanced: Longest Wait When Busy (Seconds)', 1e12],
+		['maxRetryWait', 'Retry Wait (Seconds)', 1e12],
 	])('refuses a %s longer than a timer can wait (%s)', async (option, label, value) => {
 		const { error } = await runFlow(env, {
 			parameters: message('flow_echo', 'Hi', { options: { [option]: value } }),

@@ -183,8 +183,11 @@ describe('BotDojo Run Flow: options sent', () => {
 });
 
 describe('BotDojo Run Flow: output', () => {
-	it('simplified output has the documented fields', async () => {
-		const { items } = await runFlow(env, { parameters: message('flow_echo', 'Hi') });
+	it.each([
+		['1.1 (a node added today): no duration, no empty toolCalls (intermediateSteps stays)', 1.1, false],
+		['1 (saved workflows): duration and toolCalls: [] kept', 1, true],
+	])('simplified output of version %s', async (_case, typeVersion, legacy) => {
+		const { items } = await runFlow(env, { typeVersion, parameters: message('flow_echo', 'Hi') });
 		const record = [...env.emu.records.values()][0];
 		expect(items[0].json).toEqual({
 			text: 'Echo #1: Hi',
@@ -192,9 +195,10 @@ describe('BotDojo Run Flow: output', () => {
 			flowRequestId: record.id,
 			status: 'complete',
 			durationMs: record.duration,
-			duration: record.duration,
+			...(legacy ? { duration: record.duration } : {}),
 			version: '3',
-			toolCalls: [],
+			...(legacy ? { toolCalls: [] } : {}),
+			// Always a list: the Evaluation node's Tools Used metric fails on a missing one.
 			intermediateSteps: [],
 		});
 	});

@@ -10,7 +10,9 @@ import {
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
 import { flowIdProperty } from '../../shared/params/flowId';
+import { beforeVersion } from '../../shared/params/simplify';
 import { invalidInput, requireText, type InputPlace, placeOf } from '../../shared/validation';
+import { LEGACY_FIELDS_UNTIL, OPTION_NAMES } from './options';
 
 /** Appended to input errors: they are raised before any request, so running again is safe. */
 export const NOTHING_SENT = 'Nothing was sent to BotDojo, so it is safe to fix this and run again.';
@@ -61,20 +63,26 @@ export const inputProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.chatInput }}',
 		displayOptions: { show: { inputMode: ['message'] } },
+		builderHint: {
+			propertyHint:
+				'Usually expr($json.chatInput) after a Chat Trigger; as an AI Agent tool, $fromAI(). Sent as the flow input text_input.',
+		},
 		description:
 			'The text to send. After a Chat Trigger, use its chatInput field (as in the placeholder); for the AI Agent, let the model fill it in.',
 	},
 	{
-		// Moved to Options › Advanced: Message Property. Kept, and shown only where a saved workflow
-		// holds another name than text_input, so that its choice is kept (n8n drops the values of
-		// parameters it does not know).
+		// Moved to Options › Message Property. Kept on version 1 only, shown where a saved
+		// workflow holds another name than text_input, so that its choice is kept (n8n drops the
+		// values of parameters it does not know).
 		displayName: 'Message Property (Old Setting)',
 		name: 'messageProperty',
 		type: 'string',
 		default: 'text_input',
-		displayOptions: { show: { inputMode: ['message'] }, hide: { messageProperty: ['text_input'] } },
-		description:
-			'Set Options › Advanced: Message Property instead; that option wins when both are set',
+		displayOptions: {
+			show: { ...beforeVersion(LEGACY_FIELDS_UNTIL), inputMode: ['message'] },
+			hide: { messageProperty: ['text_input'] },
+		},
+		description: `Set Options › ${OPTION_NAMES.messageProperty} instead; that option wins when both are set`,
 	},
 	...fieldsAndJsonProperties,
 ];
@@ -87,7 +95,7 @@ export function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).messageProperty;
 	const property = requireText(
 		place,
-		option === undefined ? 'Message Property' : 'Options › Advanced: Message Property',
+		option === undefined ? 'Message Property' : `Options › ${OPTION_NAMES.messageProperty}`,
 		option ?? ctx.getNodeParameter('messageProperty', itemIndex, 'text_input'),
 		`Enter the input property that takes the text, usually text_input. ${NOTHING_SENT}`,
 	);

@@ -4,6 +4,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { beforeVersion } from '../../shared/params/simplify';
+
 export const EVENT_TAGS = [
 	'onLog',
 	'onNewToken',
@@ -42,17 +44,37 @@ export const simplifyProperty: INodeProperties = {
 		'Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version and toolCalls instead of the whole flow request record (with toolCalls and steps)',
 };
 
+/**
+ * Run Flow's node version 1.1 (a node added today) drops what version 1 keeps for workflows
+ * saved with it: the top-level Message Property and Options › Output settings, the `duration`
+ * output field (now `durationMs`), and empty lists (n8n's table shows them as "[empty array]").
+ */
+export const LEGACY_FIELDS_UNTIL = 1.1;
+
+/**
+ * The names of options that error messages repeat, in one place so that both stay in sync.
+ * Short, as in n8n's own nodes (longer names are cut off in the panel); the description says more.
+ */
+export const OPTION_NAMES = {
+	maxAttempts: 'Attempts When Busy',
+	maxRetryWait: 'Retry Wait (Seconds)',
+	maxLineMiB: 'Max Stream Line (MiB)',
+	messageProperty: 'Message Property',
+} as const;
+
 export const optionsProperty: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	// Two alphabetical groups: the rarely used settings come last in the Add Option list.
-	options: [...commonOptions(), ...rareOptions()],
+	// Alphabetical, as n8n lists them in Add Option.
+	options: [...runOptions(), ...retryAndLimitOptions()].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	),
 };
 
-function commonOptions(): INodeProperties[] {
+function runOptions(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Concurrency',
@@ -236,36 +258,37 @@ function commonOptions(): INodeProperties[] {
 	];
 }
 
-function rareOptions(): INodeProperties[] {
+function retryAndLimitOptions(): INodeProperties[] {
 	return [
 		{
-			displayName: 'Advanced: Attempts When Busy (429/503)',
+			displayName: OPTION_NAMES.maxAttempts,
 			name: 'maxAttempts',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 10 },
 			default: 4,
 			description:
-				'Attempts in all when BotDojo answers 429 or 503 (both mean the flow did not run). Other failures are never retried.',
+				'Attempts in all when BotDojo answers 429 or 503 (busy: both mean the flow did not run). Other failures are never retried.',
 		},
 		{
-			displayName: 'Advanced: Longest Wait When Busy (Seconds)',
+			displayName: OPTION_NAMES.maxRetryWait,
 			name: 'maxRetryWait',
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 60,
-			description: 'Longest time the 429/503 retries may wait in all, Retry-After included',
+			description:
+				'Longest time, in all, that the retries after a 429 or 503 may wait, Retry-After included',
 		},
 		{
-			displayName: 'Advanced: Largest Stream Line (MiB)',
+			displayName: OPTION_NAMES.maxLineMiB,
 			name: 'maxLineMiB',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 1024 },
 			default: 16,
 			description:
-				'Largest single event accepted from a stream; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice; an answer sent whole may be three times this size.',
+				'Largest single event (one line of the stream) accepted; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice; an answer sent whole may be three times this size.',
 		},
 		{
-			displayName: 'Advanced: Message Property',
+			displayName: OPTION_NAMES.messageProperty,
 			name: 'messageProperty',
 			type: 'string',
 			default: 'text_input',
@@ -273,12 +296,12 @@ function rareOptions(): INodeProperties[] {
 				"With Input: Message, the input property of the flow's Start node that takes the text (text_input in chat-compatible flows)",
 		},
 		{
-			// Replaced by the top-level Simplify. Shown only where a saved workflow chose Raw, so
-			// that its choice is kept (n8n drops option values that are not in the description).
-			displayName: 'Output (Old Setting, Use Simplify)',
+			// Replaced by the top-level Simplify. Shown only on version 1 where a saved workflow
+			// chose Raw, so that its choice is kept (n8n drops option values it does not know).
+			displayName: 'Output (Old Setting)',
 			name: 'output',
 			type: 'options',
-			displayOptions: { show: { output: ['raw'] } },
+			displayOptions: { show: { ...beforeVersion(LEGACY_FIELDS_UNTIL), output: ['raw'] } },
 			options: [
 				{ name: 'Simplified', value: 'simplified', description: 'Use Simplify instead' },
 				{ name: 'Raw', value: 'raw', description: 'The whole flow request record' },

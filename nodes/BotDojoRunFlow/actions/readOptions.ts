@@ -15,7 +15,7 @@ import {
 	placeOf,
 } from '../../shared/validation';
 import { NOTHING_SENT } from './input';
-import { EVENT_TAGS } from './options';
+import { EVENT_TAGS, LEGACY_FIELDS_UNTIL, OPTION_NAMES } from './options';
 
 export interface RunOptions {
 	/** The run's `options` as sent, without `flow_session_id` (the session decides that). */
@@ -23,6 +23,8 @@ export interface RunOptions {
 	streaming: boolean;
 	/** Top-level Simplify; an old saved Options › Output of Raw still decides. */
 	simplify: boolean;
+	/** Node version 1: the output keeps `duration` and empty lists, as saved workflows expect. */
+	legacyOutput: boolean;
 	includeEvents: boolean;
 	includeLogs: boolean;
 	timeoutMs: number;
@@ -103,6 +105,7 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 			values.output === undefined
 				? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean)
 				: values.output === 'simplified',
+		legacyOutput: ctx.getNode().typeVersion < LEGACY_FIELDS_UNTIL,
 		includeEvents: values.includeEvents ?? false,
 		includeLogs: values.includeLogs ?? false,
 		timeoutMs: seconds(place, 'Timeout (Seconds)', values.timeout, 300),
@@ -111,12 +114,7 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 		forwardTokens: values.forwardTokens ?? true,
 		retry: {
 			maxAttempts,
-			maxTotalWaitMs: seconds(
-				place,
-				'Advanced: Longest Wait When Busy (Seconds)',
-				values.maxRetryWait,
-				60,
-			),
+			maxTotalWaitMs: seconds(place, OPTION_NAMES.maxRetryWait, values.maxRetryWait, 60),
 		},
 		maxLineChars: Math.max(1, Number(values.maxLineMiB ?? 16) || 16) * 1024 * 1024,
 	};

@@ -38,6 +38,10 @@ export const sessionProperties: INodeProperties[] = [
 			},
 		],
 		default: 'new',
+		builderHint: {
+			propertyHint:
+				'remember (Session Key expr($json.sessionId)) for a chat; memory only with a Redis or Postgres Chat Memory on the memory() input; continue with a flowSessionId from Create Session',
+		},
 	},
 	{
 		displayName: 'Session ID',
@@ -55,6 +59,9 @@ export const sessionProperties: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.sessionId }}',
 		displayOptions: { show: { sessionMode: ['remember'] } },
+		builderHint: {
+			propertyHint: 'Keep expr($json.sessionId) after a Chat Trigger: one BotDojo session per chat',
+		},
 		description:
 			"Any text that identifies a conversation, e.g. the sessionId field of a Chat Trigger (the default). The node keeps the BotDojo session of each key in n8n's memory and in the workflow's static data (saved for production executions), so conversations survive a restart. In queue mode see the README. The output's session field says whether the run continued, started or replaced a session.",
 	},

@@ -21,6 +21,7 @@ import {
 	type RequestSettings,
 } from '../../shared/transport';
 import type { RunOptions } from '../actions/readOptions';
+import { OPTION_NAMES } from '../actions/options';
 import { RunCollector } from './collector';
 import { TokenForwarder } from './forwarder';
 import { answerText, outputJson } from './output';
@@ -228,7 +229,7 @@ async function* arrivals(
 /**
  * A whole (non-streamed) answer: a flow request record, maybe still as text or a stream (a
  * streamed run that BotDojo answered whole). A stream is parsed as it arrives (LongLine: its
- * long strings are not held twice) and may be three times Largest Stream Line, as the record
+ * long strings are not held twice) and may be three times Max Stream Line, as the record
  * carries the answer twice.
  */
 async function readRecord(
@@ -250,7 +251,7 @@ async function readRecord(
 			const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
 			length += text.length;
 			if (length > limit) {
-				const message = `BotDojo's whole answer is longer than ${limit} characters (three times Advanced: Largest Stream Line) and was refused rather than held in memory`;
+				const message = `BotDojo's whole answer is longer than ${limit} characters (three times ${OPTION_NAMES.maxLineMiB}) and was refused rather than held in memory`;
 				throw runStreamError(ctx, { kind: 'oversize', message, events: 0 }, settings);
 			}
 			if (head.length < HEAD_CHARS) head += text.slice(0, HEAD_CHARS - head.length);

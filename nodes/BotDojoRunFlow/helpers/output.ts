@@ -45,8 +45,8 @@ export function outputJson(
 		flowRequestId: (record.id as string) ?? null,
 		status: (record.status as string) ?? null,
 		durationMs: (record.duration as number) ?? null,
-		// Kept for workflows saved before durationMs: they read $json.duration.
-		duration: (record.duration as number) ?? null,
+		// Kept on node version 1, saved before durationMs: its workflows read $json.duration.
+		...(options.legacyOutput ? { duration: (record.duration as number) ?? null } : {}),
 		version: (record.version as string) ?? null,
 		toolCalls: toolCalls as unknown as IDataObject[],
 		intermediateSteps,
@@ -55,5 +55,17 @@ export function outputJson(
 	const errorMessage = errorMessageOfRecord(record);
 	if (errorMessage !== undefined) simplified.errorMessage = errorMessage;
 	if (collector && options.includeLogs) simplified.logs = collector.logs as IDataObject[];
-	return simplified;
+	return options.legacyOutput ? simplified : withoutEmptyLists(simplified);
+}
+
+/**
+ * n8n's table shows an empty list as a red "[empty array]", which reads like an error.
+ * intermediateSteps stays: the Tools Used metric needs it even empty (see outputJson).
+ */
+function withoutEmptyLists(json: IDataObject): IDataObject {
+	for (const [field, value] of Object.entries(json)) {
+		if (field === 'intermediateSteps') continue;
+		if (Array.isArray(value) && value.length === 0) delete json[field];
+	}
+	return json;
 }

@@ -8,6 +8,16 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 /** The node version from which Simplify is on by default. */
 export const SIMPLIFY_DEFAULT_ON_FROM = 1.1;
 
+/** A `displayOptions.show` rule: only on node versions before `version` (saved workflows). */
+export function beforeVersion(version: number) {
+	return { '@version': [{ _cnd: { lt: version } }] };
+}
+
+/** A `displayOptions.show` rule: only on node versions from `version` on. */
+export function fromVersion(version: number) {
+	return { '@version': [{ _cnd: { gte: version } }] };
+}
+
 /** One Simplify parameter per version range; n8n shows (and defaults) the one that matches. */
 export function simplifyProperties(description: string): INodeProperties[] {
 	return [
@@ -17,7 +27,7 @@ export function simplifyProperties(description: string): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description,
-			displayOptions: { show: { '@version': [{ _cnd: { lt: SIMPLIFY_DEFAULT_ON_FROM } }] } },
+			displayOptions: { show: beforeVersion(SIMPLIFY_DEFAULT_ON_FROM) },
 		},
 		{
 			displayName: 'Simplify',
@@ -25,7 +35,7 @@ export function simplifyProperties(description: string): INodeProperties[] {
 			type: 'boolean',
 			default: true,
 			description,
-			displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_DEFAULT_ON_FROM } }] } },
+			displayOptions: { show: fromVersion(SIMPLIFY_DEFAULT_ON_FROM) },
 		},
 	];
 }

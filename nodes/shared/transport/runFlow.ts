@@ -57,7 +57,7 @@ export interface RunStreamFailure {
 const STREAM_FAILURE_HINTS: Record<string, string> = {
 	malformed: 'BotDojo sent a line that is not JSON in the middle of the stream.',
 	oversize:
-		'One line of the stream was larger than the option Advanced: Largest Stream Line (MiB) allows; it was refused so that it could not use up the memory of n8n. Raise the option if the flow really sends such large events.',
+		'One line of the stream was larger than the option Max Stream Line (MiB) allows; it was refused so that it could not use up the memory of n8n. Raise the option if the flow really sends such large events.',
 	incomplete: "The stream closed before BotDojo sent the flow's result.",
 	idle: 'Raise the Idle Timeout option if the flow pauses this long on purpose.',
 	timeout: 'Raise the Timeout option if the flow needs longer.',
