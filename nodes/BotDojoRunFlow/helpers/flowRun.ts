@@ -115,7 +115,7 @@ async function request(
 	}
 	deadline.answerBegan('stream');
 	const collector = new RunCollector(
-		{ logs: options.includeLogs, events: options.includeEvents },
+		{ logs: options.includeLogs, events: options.includeEvents, steps: !options.simplify },
 		forwarder ? (token) => forwarder.token(token) : undefined,
 	);
 	forwarder?.begin();
