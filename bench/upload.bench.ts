@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- benchmark code: runs in jest, never in n8n; it spawns its own measuring processes and prints its figures */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- benchmark code: runs in jest, never in n8n; it spawns its own measuring processes and prints its figures */
 /**
  * Upload of a 50 MB file: BotDojo Upload Document through n8n's engine (in-memory binary and
  * filesystem-stored binary) vs a raw `fetch` multipart upload of the same bytes, against one

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark code: runs in jest, never in n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- benchmark code: runs in jest, never in n8n */
 /**
  * Peak memory of one run, measured in a fresh process (an allocator keeps freed pages and hands
  * them out again, so only a fresh process gives an honest peak): RSS sampled every millisecond
