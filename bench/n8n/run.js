@@ -8,7 +8,10 @@
  * Environment: BENCH_ROUNDS (5), BENCH_SMALL_TOKENS (50000), BENCH_LARGE_TOKENS (1000000; 0 skips),
  * BENCH_LARGE_ROUNDS (BENCH_ROUNDS), BENCH_EXPORT_RECORDS (20000), BENCH_LARGE_MAX_LINE_MIB (0:
  * Run Flow's Max Line Size at 1M tokens; 0 keeps the default), BENCH_ONLY (tokens,large,stream,
- * export, items: comma-separated phases), BENCH_ITEMS (200).
+ * export, items, exportfile: comma-separated phases; exportfile is not in the default list),
+ * BENCH_ITEMS (200), BENCH_FILE_RECORDS (1000000: the CSV File export of the exportfile phase),
+ * BENCH_FILE_ITEMS (100000,300000: the Items exports beside it), BENCH_HEAP_MB (1024 when the
+ * exportfile phase runs, else none: n8n's --max-old-space-size).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -30,6 +33,9 @@ const RECORDS = env('BENCH_EXPORT_RECORDS', 20_000);
 const MAX_LINE_MIB = env('BENCH_LARGE_MAX_LINE_MIB', 0);
 const ITEMS = env('BENCH_ITEMS', 200);
 const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items').split(',');
+const FILE_RECORDS = env('BENCH_FILE_RECORDS', 1_000_000);
+const FILE_ITEMS = (process.env.BENCH_FILE_ITEMS || '100000,300000').split(',').map(Number);
+const HEAP_MB = env('BENCH_HEAP_MB', ONLY.includes('exportfile') ? 1024 : 0);
 const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
 
 const log = (message) => console.error(`[bench:n8n] ${message}`);
@@ -52,6 +58,7 @@ async function setup() {
 		largeTokens: LARGE,
 		largeRunFlowOptions: MAX_LINE_MIB ? { maxLineMiB: MAX_LINE_MIB } : {},
 		items: ITEMS,
+		itemsLimits: FILE_ITEMS,
 	});
 	await local.importIntoN8n({
 		userFolder: state.userFolder,
@@ -63,7 +70,10 @@ async function setup() {
 		userFolder: state.userFolder,
 		...ports,
 		logFile: path.join(state.userFolder, 'n8n.log'),
-		extraEnv: { N8N_METRICS: 'true' },
+		extraEnv: {
+			N8N_METRICS: 'true',
+			...(HEAP_MB ? { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } : {}),
+		},
 		onSpawn: (stop) => (state.stopN8n = stop),
 	});
 	const session = new local.N8nSession(n8n.url);
@@ -75,7 +85,7 @@ async function setup() {
 	});
 	for (const { workflow } of Object.values(workflows))
 		await local.activateWorkflow(session, workflow.id);
-	log(`n8n ${local.N8N_VERSION} on ${n8n.url} (pid ${n8n.child.pid}), emulator on ${target.baseUrl}`);
+	log(`n8n ${local.N8N_VERSION} on ${n8n.url} (pid ${n8n.child.pid}${HEAP_MB ? `, heap cap ${HEAP_MB} MB` : ''}), emulator on ${target.baseUrl}`);
 	return { n8n, workflows, pid: n8n.child.pid };
 }
 
@@ -214,6 +224,54 @@ async function exportPhase(ctx) {
 	});
 }
 
+/** Whether n8n still answers its health check. */
+async function alive(ctx) {
+	try {
+		return (await fetch(`${ctx.n8n.url}/healthz`, { signal: AbortSignal.timeout(10_000) })).ok;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Export to a CSV file (issue 21 §1) of FILE_RECORDS records under the heap cap, with Items
+ * exports of FILE_ITEMS records beside it, the largest last: an Items export that n8n cannot
+ * hold ends the n8n process (its heap runs out), which is the finding; n8n is not restarted.
+ */
+async function exportFilePhase(ctx) {
+	await state.emu.reset();
+	await state.emu.seed('flow_echo', Math.max(FILE_RECORDS, ...FILE_ITEMS));
+	const run = (key, check) => async () => {
+		const row = await measure(ctx, key, {}, check, { reset: false });
+		row.alive = await alive(ctx);
+		return row;
+	};
+	const variants = {
+		[`CSV File, ${FILE_RECORDS.toLocaleString('en')} records`]: run('export-csv', (result) => {
+			if (result.json?.records !== FILE_RECORDS)
+				throw new Error(`CSV File: ${result.raw ?? JSON.stringify(result.json)}`);
+		}),
+	};
+	for (const limit of FILE_ITEMS)
+		variants[`Items, ${limit.toLocaleString('en')} records`] = run(`export-items-${limit}`, (result) => {
+			if (!result.json?.id) throw new Error(`Items ${limit}: no record in the answer`);
+		});
+	const results = await alternate('exportfile', 1, variants);
+	const exited = await Promise.race([ctx.n8n.exited, sleep(1000).then(() => null)]);
+	const logText = fs.readFileSync(path.join(state.userFolder, 'n8n.log'), 'utf8');
+	const notes = {};
+	for (const [name, rows] of Object.entries(results))
+		notes[name] = rows[0].failed ? 'failed' : `n8n alive after: ${rows[0].alive ? 'yes' : 'NO'}`;
+	const ending = exited
+		? `n8n exited (code ${exited.code}, signal ${exited.signal})${/heap out of memory/i.test(logText) ? ': "JavaScript heap out of memory" in its log' : ''}.`
+		: `n8n alive at the end: ${(await alive(ctx)) ? 'yes' : 'NO'}.`;
+	return `${table(`Export under --max-old-space-size=${HEAP_MB || 'default'}: CSV File vs Items`, results, {
+		baseline: Object.keys(variants)[0],
+		figures: ['ms', 'cpuMs', 'heapMB', 'rssMB'],
+		notes,
+	})}\n\n${ending}`;
+}
+
 /**
  * Many items (issue 10 §3): Run Flow over ITEMS items of a 50 ms flow, 10 at once and one at a
  * time, n8n's HTTP Request node (every item's request at once: n8n's own node has no concurrency
@@ -260,6 +318,7 @@ async function main() {
 	if (ONLY.includes('stream')) tables.push(await streamPhase(ctx));
 	if (ONLY.includes('export')) tables.push(await exportPhase(ctx));
 	if (ONLY.includes('items')) tables.push(await itemsPhase(ctx));
+	if (ONLY.includes('exportfile')) tables.push(await exportFilePhase(ctx));
 	const cpus = require('node:os').cpus();
 	console.log(
 		[

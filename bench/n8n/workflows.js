@@ -84,7 +84,10 @@ function httpRequestNode(target, endpoint, body, options = {}) {
 
 /** Every workflow, by key; `path` is its webhook path. `runFlowOptions` sets Run Flow's options.
  *  `body` of httpRequestNode: an object sent as JSON, or a string as is (an expression). */
-function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions, items = 200 }) {
+function benchWorkflows(
+	target,
+	{ smallTokens, largeTokens, largeRunFlowOptions, items = 200, itemsLimits = [] },
+) {
 	const list = {};
 	const add = (key, nodes) => {
 		const path = `bench-${key}`;
@@ -111,6 +114,18 @@ function benchWorkflows(target, { smallTokens, largeTokens, largeRunFlowOptions,
 			{ credentials: CREDENTIAL },
 		),
 	]);
+	// Export to a CSV file (issue 21 §1), and Items with a limit, to set beside it under a heap cap.
+	const exportNode = (parameters) =>
+		node(
+			'BotDojo Export Requests',
+			'n8n-nodes-botdojo.botDojoExportRequests',
+			1.1,
+			{ operation: 'export', flowId: EXPORT_FLOW, options: {}, ...parameters },
+			{ credentials: CREDENTIAL },
+		);
+	add('export-csv', [exportNode({ output: 'csvFile', returnAll: true })]);
+	for (const limit of itemsLimits)
+		add(`export-items-${limit}`, [exportNode({ output: 'items', limit, simplify: false })]);
 	add('export-http', [
 		httpRequestNode(target, 'flow_requests/export', { params: [EXPORT_FLOW, null, 1000] }, {
 			pagination: {

@@ -18,6 +18,7 @@ import {
 	setBinaryMode,
 	type BinaryMode,
 } from '../helpers/engine';
+import { BotDojoExportRequests } from '../../nodes/BotDojoExportRequests/BotDojoExportRequests.node';
 import { useEmulator } from '../helpers/emulator';
 
 const env = useEmulator();
@@ -248,6 +249,21 @@ describe('Export to a file', () => {
 		expect(items).toHaveLength(1);
 		expect(items[0].binary).toBeUndefined();
 		expect(items[0].json.error).toEqual(expect.stringMatching(/BotDojo/));
+	});
+});
+
+describe('Return All in Items mode', () => {
+	it('shows a notice in the panel pointing to the file outputs and to Limit + Start Cursor', () => {
+		const { description } = new BotDojoExportRequests();
+		const notices = description.properties.filter((p) => p.type === 'notice');
+		expect(notices).toHaveLength(1);
+		const [notice] = notices;
+		expect(notice.displayName).toMatch(/CSV File.*JSON Lines File.*Limit and Start Cursor/s);
+		expect(notice.displayOptions?.show).toEqual({
+			operation: ['export'],
+			output: ['items'],
+			returnAll: [true],
+		});
 	});
 });
 
