@@ -21,8 +21,9 @@ import {
 	setBinaryMode,
 	type BotDojoCredentialData,
 } from '../test/helpers/engine';
+import { exportRequestsNode } from '../test/helpers/exportRequestsNode';
 import { alternate, machine, report, startChildEmulator, type Pair, type Sample } from './lib';
-import { figuresOfFreshJest, MemoryProbe, type Figures } from './lib/memoryProbe';
+import { figuresOfFreshJest, MemoryProbe, sampleOfFigures } from './lib/memoryProbe';
 
 const FLOW = 'flow_bench';
 const LARGE = Number(process.env.EXPORT_FILE_RECORDS ?? 1_000_000);
@@ -46,17 +47,7 @@ async function exportNode(
 	records: number,
 ): Promise<{ records: number; bytes: number }> {
 	const { items, error } = await runNode({
-		node: {
-			type: 'botDojoExportRequests',
-			typeVersion: 1.1,
-			parameters: {
-				operation: 'export',
-				flowId: FLOW,
-				output,
-				limit: records,
-				options: { pageSize: PAGE_SIZE },
-			},
-		},
+		node: exportRequestsNode(FLOW, { output, limit: records, options: { pageSize: PAGE_SIZE } }),
 		credentials: { main: credentials },
 	});
 	if (error) throw new Error(`node failed: ${error.message}`);
@@ -144,21 +135,10 @@ async function rawPart(credentials: BotDojoCredentialData, folder: string): Prom
 	});
 }
 
-function asSample(figures: Figures): Sample {
-	return {
-		wallMs: figures.ms,
-		cpuMs: figures.cpuMs,
-		heapMb: figures.heapGrowth / MB,
-		at: {},
-		counts: {},
-		memory: { 'peak RSS growth': figures.rssGrowth / MB },
-	};
-}
-
 function rssPart(credentials: BotDojoCredentialData, folder: string): string {
 	const pairs: Pair[] = [];
 	const measure = (records: number, round: number) =>
-		asSample(
+		sampleOfFigures(
 			figuresOfFreshJest(
 				__filename,
 				{

@@ -21,7 +21,7 @@ import {
 	type BotDojoCredentialData,
 } from '../test/helpers/engine';
 import { machine, report, startChildEmulator, type Pair, type Sample } from './lib';
-import { figuresOfFreshJest, MemoryProbe, type Figures } from './lib/memoryProbe';
+import { figuresOfFreshJest, MemoryProbe, sampleOfFigures, type Figures } from './lib/memoryProbe';
 
 const FILE_BYTES = 50 * 2 ** 20;
 const MB = 2 ** 20;
@@ -142,20 +142,6 @@ function runChild(scenario: Scenario, credentials: object, resultFile: string): 
 	);
 }
 
-function asSample(figures: Figures): Sample {
-	return {
-		wallMs: figures.ms,
-		cpuMs: figures.cpuMs,
-		heapMb: figures.heapGrowth / MB,
-		at: {},
-		counts: {},
-		memory: {
-			'peak RSS growth': figures.rssGrowth / MB,
-			'peak external growth': figures.externalGrowth / MB,
-		},
-	};
-}
-
 if (child.scenario) {
 	const scenario = child.scenario;
 	test(`upload scenario: ${scenario}`, async () => {
@@ -174,7 +160,7 @@ if (child.scenario) {
 				for (let i = 0; i < SCENARIOS.length; i++) {
 					const scenario = SCENARIOS[(round + i) % SCENARIOS.length];
 					const resultFile = path.join(folder, `${scenario}-${round}.json`);
-					samples[scenario] = asSample(runChild(scenario, emulator.credentials, resultFile));
+					samples[scenario] = sampleOfFigures(runChild(scenario, emulator.credentials, resultFile));
 				}
 				for (const mode of ['memory', 'filesystem'] as const) {
 					pairs[mode].push({ candidate: samples[mode], baseline: samples.raw });

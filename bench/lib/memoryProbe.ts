@@ -10,6 +10,10 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 
+import type { Sample } from './rounds';
+
+const MB = 2 ** 20;
+
 export interface Figures {
 	ms: number;
 	/** Process CPU (user + system) of the measuring child during the run. */
@@ -104,4 +108,19 @@ export function figuresOfFreshJest(
 	if (result.status !== 0)
 		throw new Error(`${path.basename(file)} child failed:\n${result.stderr}`);
 	return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Figures;
+}
+
+/** The figures of a fresh process as a harness sample (bench/lib report), memory in MB. */
+export function sampleOfFigures(figures: Figures): Sample {
+	return {
+		wallMs: figures.ms,
+		cpuMs: figures.cpuMs,
+		heapMb: figures.heapGrowth / MB,
+		at: {},
+		counts: {},
+		memory: {
+			'peak RSS growth': figures.rssGrowth / MB,
+			'peak external growth': figures.externalGrowth / MB,
+		},
+	};
 }

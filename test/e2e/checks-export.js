@@ -10,32 +10,9 @@ const { test } = require('node:test');
 
 const { parse } = require('csv-parse/sync');
 
+const { expectedCsvRow } = require('../helpers/exportCsv');
+
 const DAY_MS = 86_400_000;
-
-/** A text cell as a spreadsheet must get it: formula-like text starts with an apostrophe. */
-function shown(value) {
-	if (value === null || value === undefined) return '';
-	return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
-}
-
-/** The CSV row of an emulator record (the Simplify columns), read off the record itself. */
-function expectedRow(record) {
-	const failed = record.status === 'error';
-	return [
-		record.id,
-		record.flow_id,
-		record.flow_session_id,
-		record.status,
-		record.userMessage.content,
-		failed ? record.aiMessage.content || null : record.response.text_output,
-		failed ? record.response.error : null,
-		record.startTime,
-		record.endTime,
-		record.duration,
-		record.modified,
-		record.version,
-	].map(shown);
-}
 
 module.exports = function registerExportChecks(env) {
 	test(
@@ -63,7 +40,7 @@ module.exports = function registerExportChecks(env) {
 			assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'a UTF-8 BOM for Excel');
 			const [header, ...rows] = parse(bytes.toString('utf8'), { bom: true });
 			assert.equal(header[0], 'flowRequestId');
-			assert.deepEqual(rows, expected.map(expectedRow));
+			assert.deepEqual(rows, expected.map(expectedCsvRow));
 			const texts = rows.flatMap((row) => [row[4], row[5]]);
 			for (const hostile of [
 				'Quote "this", please',

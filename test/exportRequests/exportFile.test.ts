@@ -20,6 +20,8 @@ import {
 } from '../helpers/engine';
 import { BotDojoExportRequests } from '../../nodes/BotDojoExportRequests/BotDojoExportRequests.node';
 import { useEmulator } from '../helpers/emulator';
+import { expectedCsvRow } from '../helpers/exportCsv';
+import { exportRequestsNode } from '../helpers/exportRequestsNode';
 
 const env = useEmulator();
 
@@ -72,41 +74,8 @@ function seed(count: number): EmulatorRecord[] {
 	return [...plain, ...hostile].filter((r) => r.status === 'complete' || r.status === 'error');
 }
 
-/** What a spreadsheet must show for a text cell: formula-like text starts with an apostrophe. */
-function shown(value: unknown): string {
-	if (value === null || value === undefined) return '';
-	const text = String(value);
-	return typeof value === 'string' && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
-/** The CSV row of an emulator record, read off the record itself. */
-function expectedRow(record: EmulatorRecord): string[] {
-	const response = record.response as IDataObject;
-	const failed = record.status === 'error';
-	return [
-		record.id,
-		record.flow_id,
-		record.flow_session_id,
-		record.status,
-		(record.userMessage as IDataObject).content,
-		failed ? (record.aiMessage as IDataObject).content || null : response.text_output,
-		failed ? response.error : null,
-		record.startTime,
-		record.endTime,
-		record.duration,
-		record.modified,
-		record.version,
-	].map(shown);
-}
-
-function exportNode(parameters: IDataObject, extra: { continueOnFail?: boolean } = {}) {
-	return {
-		type: 'botDojoExportRequests',
-		typeVersion: 1.1,
-		parameters: { operation: 'export', flowId: FLOW, ...parameters } as never,
-		...extra,
-	};
-}
+const exportNode = (parameters: IDataObject, extra: { continueOnFail?: boolean } = {}) =>
+	exportRequestsNode(FLOW, parameters, extra);
 
 async function exportFile(parameters: IDataObject) {
 	const run = await runNode({ node: exportNode(parameters), credentials: env.credentials });
@@ -134,7 +103,7 @@ describe.each<BinaryMode>(['filesystem', 'memory'])('Export to a file, %s binary
 
 		const [header, ...rows] = csvOf(text);
 		expect(header).toEqual(HEADER);
-		expect(rows).toEqual(expected.map(expectedRow));
+		expect(rows).toEqual(expected.map(expectedCsvRow));
 		expect(text.endsWith('\r\n')).toBe(true);
 		expect(binary).toMatchObject({ fileName: `flow-requests-${FLOW}.csv`, mimeType: 'text/csv' });
 		if (mode === 'filesystem') expect(binary.id).toMatch(/^filesystem/);
@@ -213,7 +182,7 @@ describe('Export to a file', () => {
 		});
 		expect(second.json).toMatchObject({ records: expected.length - 100, hasMore: false });
 		const rows = [...csvOf(first.text).slice(1), ...csvOf(second.text).slice(1)];
-		expect(rows).toEqual(expected.map(expectedRow));
+		expect(rows).toEqual(expected.map(expectedCsvRow));
 		expect(second.json.firstModified).toBe(expected[100].modified);
 	});
 

@@ -2,7 +2,7 @@
 /**
  * In n8n's filesystem binary mode, an export to a file goes to disk page after page: the
  * process never holds the file. Memory (heap + Buffers, after a full GC) is sampled while an
- * ~65 MB CSV is written; its peak growth stays a small part of the file. A correctness check,
+ * ~130 MB CSV is written; its peak growth stays a small part of the file. A correctness check,
  * not a timing: building the file in memory first makes it fail.
  */
 import * as v8 from 'node:v8';
@@ -12,12 +12,13 @@ import type { IBinaryData } from 'n8n-workflow';
 
 import { readBinary, runNode, setBinaryMode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
+import { exportRequestsNode } from '../helpers/exportRequestsNode';
 
 const env = useEmulator();
 
 const FLOW = 'flow_large';
-const RECORDS = 4000;
-/** One 8 KB text shared by every record: the emulator holds it once, the file 8,000 times. */
+const RECORDS = 8000;
+/** One 8 KB text shared by every record: the emulator holds it once, the file 16,000 times. */
 const LONG_TEXT = 'A long text, with a comma and "quotes". '.repeat(200);
 
 v8.setFlagsFromString('--expose-gc');
@@ -40,17 +41,11 @@ it('a large CSV export streams to disk: peak memory growth stays far below the f
 	}
 	const exportCsv = async (limit?: number) =>
 		await runNode({
-			node: {
-				type: 'botDojoExportRequests',
-				typeVersion: 1.1,
-				parameters: {
-					operation: 'export',
-					flowId: FLOW,
-					output: 'csvFile',
-					...(limit ? { limit } : { returnAll: true }),
-					options: { pageSize: 100 },
-				},
-			},
+			node: exportRequestsNode(FLOW, {
+				output: 'csvFile',
+				...(limit ? { limit } : { returnAll: true }),
+				options: { pageSize: 20 },
+			}),
 			credentials: env.credentials,
 		});
 	// A first small run loads n8n's modules, which would otherwise count as growth.
@@ -76,4 +71,4 @@ it('a large CSV export streams to disk: peak memory growth stays far below the f
 	// The file itself is on disk and whole.
 	const text = (await readBinary(binary)).toString('utf8');
 	expect(text.split('\r\n')).toHaveLength(RECORDS + 2);
-}, 120_000);
+}, 300_000);
