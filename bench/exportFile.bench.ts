@@ -5,8 +5,9 @@
  * - speed: CSV File vs Items (Return All) at 100k records, alternating: time per record.
  * - raw: CSV File vs a raw cursor loop (`fetch`, JSON parse, the same CSV rows, a file write
  *   stream with backpressure) at 1M records, alternating; both files are checked byte-equal.
- * - rss: peak RSS growth of a CSV File export at 100k and at 1M, each in a fresh process (an
- *   allocator keeps freed pages, so only a fresh process gives an honest peak).
+ * - rss: peak RSS growth of a CSV File export at 100k and at 1M, and of the raw loop at 1M, each
+ *   in a fresh process (an allocator keeps freed pages, so only a fresh process gives an honest
+ *   peak).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -37,6 +38,8 @@ const MB = 2 ** 20;
 /** Set in a child of the rss part: how many records to export, and the emulator. */
 const child = {
 	records: Number(process.env.EXPORT_FILE_CHILD_RECORDS ?? 0),
+	/** Measure the raw cursor loop instead of the node. */
+	raw: process.env.EXPORT_FILE_CHILD_RAW === '1',
 	resultFile: process.env.BENCH_RESULT_FILE ?? '',
 	credentials: JSON.parse(process.env.EXPORT_FILE_EMULATOR ?? 'null') as BotDojoCredentialData,
 };
@@ -136,42 +139,56 @@ async function rawPart(credentials: BotDojoCredentialData, folder: string): Prom
 }
 
 function rssPart(credentials: BotDojoCredentialData, folder: string): string {
-	const pairs: Pair[] = [];
-	const measure = (records: number, round: number) =>
+	const bySize: Pair[] = [];
+	const againstRaw: Pair[] = [];
+	const measure = (records: number, round: number, raw = false) =>
 		sampleOfFigures(
 			figuresOfFreshJest(
 				__filename,
 				{
 					EXPORT_FILE_CHILD_RECORDS: String(records),
+					EXPORT_FILE_CHILD_RAW: raw ? '1' : '',
 					EXPORT_FILE_EMULATOR: JSON.stringify(credentials),
 				},
-				path.join(folder, `rss-${records}-${round}.json`),
+				path.join(folder, `rss-${records}-${raw ? 'raw' : 'node'}-${round}.json`),
 			),
 		);
 	for (let round = 0; round < ROUNDS; round++) {
-		const largeFirst = round % 2 === 0;
-		const first = measure(largeFirst ? LARGE : SMALL, round);
-		const second = measure(largeFirst ? SMALL : LARGE, round);
-		pairs.push(
-			largeFirst ? { candidate: first, baseline: second } : { candidate: second, baseline: first },
-		);
+		// The three runs of a round in a rotated order.
+		const runs = [
+			() => measure(LARGE, round),
+			() => measure(SMALL, round),
+			() => measure(LARGE, round, true),
+		];
+		const samples: Sample[] = [];
+		for (let i = 0; i < runs.length; i++) samples[(round + i) % 3] = runs[(round + i) % 3]();
+		const [large, small, raw] = samples;
+		bySize.push({ candidate: large, baseline: small });
+		againstRaw.push({ candidate: large, baseline: raw });
 	}
-	return report(
-		`CSV File export, each run in a fresh process: ${LARGE} vs ${SMALL} records`,
-		pairs,
-		{
+	const title = (what: string) => `CSV export, each run in a fresh process: ${what}`;
+	return [
+		report(title(`node, ${LARGE} vs ${SMALL} records`), bySize, {
 			names: { candidate: `${LARGE} records`, baseline: `${SMALL} records` },
-		},
-	);
+		}),
+		report(title(`${LARGE} records, node vs raw cursor loop`), againstRaw, {
+			names: { candidate: 'CSV File (filesystem)', baseline: 'raw fetch loop + write stream' },
+		}),
+	].join('\n\n');
 }
 
 if (child.records) {
 	test(`CSV File export of ${child.records} records, fresh process`, async () => {
 		await setBinaryMode('filesystem');
-		await exportNode(child.credentials, 'csvFile', 10);
+		const rawFile = path.join(path.dirname(child.resultFile), 'raw-child.csv');
+		const run = async (records: number) =>
+			child.raw
+				? await rawCursorLoop(child.credentials, records, rawFile)
+				: await exportNode(child.credentials, 'csvFile', records);
+		await run(10);
 		const probe = new MemoryProbe();
 		await probe.start();
-		const done = await exportNode(child.credentials, 'csvFile', child.records);
+		const done = await run(child.records);
 		probe.stop();
 		if (done.records !== child.records) throw new Error(`exported ${done.records} records`);
 		clearFiles(binaryStoragePath());
