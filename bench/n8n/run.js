@@ -23,6 +23,7 @@ const { callWebhook } = require('./client');
 const { treeCpuMs, resetPeakRss, peakRssGrowth } = require('./proc');
 const { sampleHeap } = require('./heap');
 const { table } = require('./report');
+const { exportFilePhase } = require('./exportFile');
 
 const env = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const ROUNDS = env('BENCH_ROUNDS', 5);
@@ -224,54 +225,6 @@ async function exportPhase(ctx) {
 	});
 }
 
-/** Whether n8n still answers its health check. */
-async function alive(ctx) {
-	try {
-		return (await fetch(`${ctx.n8n.url}/healthz`, { signal: AbortSignal.timeout(10_000) })).ok;
-	} catch {
-		return false;
-	}
-}
-
-/**
- * Export to a CSV file (issue 21 §1) of FILE_RECORDS records under the heap cap, with Items
- * exports of FILE_ITEMS records beside it, the largest last: an Items export that n8n cannot
- * hold ends the n8n process (its heap runs out), which is the finding; n8n is not restarted.
- */
-async function exportFilePhase(ctx) {
-	await state.emu.reset();
-	await state.emu.seed('flow_echo', Math.max(FILE_RECORDS, ...FILE_ITEMS));
-	const run = (key, check) => async () => {
-		const row = await measure(ctx, key, {}, check, { reset: false });
-		row.alive = await alive(ctx);
-		return row;
-	};
-	const variants = {
-		[`CSV File, ${FILE_RECORDS.toLocaleString('en')} records`]: run('export-csv', (result) => {
-			if (result.json?.records !== FILE_RECORDS)
-				throw new Error(`CSV File: ${result.raw ?? JSON.stringify(result.json)}`);
-		}),
-	};
-	for (const limit of FILE_ITEMS)
-		variants[`Items, ${limit.toLocaleString('en')} records`] = run(`export-items-${limit}`, (result) => {
-			if (!result.json?.id) throw new Error(`Items ${limit}: no record in the answer`);
-		});
-	const results = await alternate('exportfile', 1, variants);
-	const exited = await Promise.race([ctx.n8n.exited, sleep(1000).then(() => null)]);
-	const logText = fs.readFileSync(path.join(state.userFolder, 'n8n.log'), 'utf8');
-	const notes = {};
-	for (const [name, rows] of Object.entries(results))
-		notes[name] = rows[0].failed ? 'failed' : `n8n alive after: ${rows[0].alive ? 'yes' : 'NO'}`;
-	const ending = exited
-		? `n8n exited (code ${exited.code}, signal ${exited.signal})${/heap out of memory/i.test(logText) ? ': "JavaScript heap out of memory" in its log' : ''}.`
-		: `n8n alive at the end: ${(await alive(ctx)) ? 'yes' : 'NO'}.`;
-	return `${table(`Export under --max-old-space-size=${HEAP_MB || 'default'}: CSV File vs Items`, results, {
-		baseline: Object.keys(variants)[0],
-		figures: ['ms', 'cpuMs', 'heapMB', 'rssMB'],
-		notes,
-	})}\n\n${ending}`;
-}
-
 /**
  * Many items (issue 10 §3): Run Flow over ITEMS items of a 50 ms flow, 10 at once and one at a
  * time, n8n's HTTP Request node (every item's request at once: n8n's own node has no concurrency
@@ -318,7 +271,18 @@ async function main() {
 	if (ONLY.includes('stream')) tables.push(await streamPhase(ctx));
 	if (ONLY.includes('export')) tables.push(await exportPhase(ctx));
 	if (ONLY.includes('items')) tables.push(await itemsPhase(ctx));
-	if (ONLY.includes('exportfile')) tables.push(await exportFilePhase(ctx));
+	if (ONLY.includes('exportfile'))
+		tables.push(
+			await exportFilePhase(ctx, {
+				emu: state.emu,
+				logFile: path.join(state.userFolder, 'n8n.log'),
+				measure,
+				alternate,
+				records: FILE_RECORDS,
+				itemsLimits: FILE_ITEMS,
+				heapMb: HEAP_MB,
+			}),
+		);
 	const cpus = require('node:os').cpus();
 	console.log(
 		[
