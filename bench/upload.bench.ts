@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- benchmark code: runs in jest, never in n8n; it spawns its own measuring processes and prints its figures */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- benchmark code: runs in jest, never in n8n; it spawns its own measuring processes and prints its figures */
 /**
  * Upload of a 50 MB file: BotDojo Upload Document through n8n's engine (in-memory binary and
  * filesystem-stored binary) vs a raw `fetch` multipart upload of the same bytes, against one
@@ -8,12 +8,9 @@
  * At least 5 rounds, the scenarios' order rotated each round; the report (bench/lib) pairs each
  * node mode with the same round's raw upload.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
@@ -24,6 +21,7 @@ import {
 	type BotDojoCredentialData,
 } from '../test/helpers/engine';
 import { machine, report, startChildEmulator, type Pair, type Sample } from './lib';
+import { figuresOfFreshJest, MemoryProbe, sampleOfFigures, type Figures } from './lib/memoryProbe';
 
 const FILE_BYTES = 50 * 2 ** 20;
 const MB = 2 ** 20;
@@ -39,81 +37,9 @@ const LABELS: Record<Scenario, string> = {
 /** Set in a child: the scenario to measure, where to write its figures, the emulator. */
 const child = {
 	scenario: process.env.UPLOAD_BENCH_SCENARIO as Scenario | undefined,
-	resultFile: process.env.UPLOAD_BENCH_RESULT ?? '',
+	resultFile: process.env.BENCH_RESULT_FILE ?? '',
 	credentials: JSON.parse(process.env.UPLOAD_BENCH_EMULATOR ?? 'null') as BotDojoCredentialData,
 };
-
-interface Figures {
-	ms: number;
-	/** Process CPU (user + system) of the measuring child during the upload. */
-	cpuMs: number;
-	/** Peak RSS above the RSS at the start (after a GC). */
-	rssGrowth: number;
-	/** Peak of Buffers, Blobs and external strings (`external`) above the start. */
-	externalGrowth: number;
-	heapGrowth: number;
-}
-
-/** Samples RSS every millisecond between start() and stop(); also reads the kernel's max RSS. */
-class MemoryProbe {
-	private baselineRss = 0;
-	private baselineHeap = 0;
-	private baselineExternal = 0;
-	private peakRss = 0;
-	private peakHeap = 0;
-	private peakExternal = 0;
-	private maxRssAtStart = 0;
-	private timer?: NodeJS.Timeout;
-	private started = 0;
-	private cpuAtStart = process.cpuUsage();
-	figures?: Figures;
-
-	async start() {
-		await collectGarbage();
-		const { rss, heapUsed, external } = process.memoryUsage();
-		this.baselineRss = this.peakRss = rss;
-		this.baselineHeap = this.peakHeap = heapUsed;
-		this.baselineExternal = this.peakExternal = external;
-		this.maxRssAtStart = process.resourceUsage().maxRSS * 1024;
-		this.timer = setInterval(() => this.sample(), 1);
-		this.cpuAtStart = process.cpuUsage();
-		this.started = performance.now();
-	}
-
-	stop() {
-		const ms = performance.now() - this.started;
-		const cpu = process.cpuUsage(this.cpuAtStart);
-		this.sample();
-		clearInterval(this.timer);
-		// The kernel's high-water mark catches a spike between samples, when it is this window's.
-		const maxRss = process.resourceUsage().maxRSS * 1024;
-		if (maxRss > this.maxRssAtStart) this.peakRss = Math.max(this.peakRss, maxRss);
-		this.figures = {
-			ms,
-			cpuMs: (cpu.user + cpu.system) / 1000,
-			rssGrowth: this.peakRss - this.baselineRss,
-			externalGrowth: this.peakExternal - this.baselineExternal,
-			heapGrowth: this.peakHeap - this.baselineHeap,
-		};
-	}
-
-	private sample() {
-		const { rss, heapUsed, external } = process.memoryUsage();
-		this.peakRss = Math.max(this.peakRss, rss);
-		this.peakHeap = Math.max(this.peakHeap, heapUsed);
-		this.peakExternal = Math.max(this.peakExternal, external);
-	}
-}
-
-/** A full GC, twice, with pauses: V8 frees ArrayBuffer and Blob memory on a background thread. */
-async function collectGarbage() {
-	v8.setFlagsFromString('--expose-gc');
-	const gc = (global as { gc?: () => void }).gc ?? (vm.runInNewContext('gc') as () => void);
-	for (let round = 0; round < 2; round++) {
-		gc();
-		await new Promise((resolve) => setTimeout(resolve, 150));
-	}
-}
 
 /** The file: the same bytes in every child, without shipping 50 MB between processes. */
 function benchFile(bytes: number): Buffer {
@@ -209,37 +135,11 @@ async function measureScenario(scenario: Scenario): Promise<Figures> {
 
 /** Runs this file again in a fresh jest process that measures one scenario. */
 function runChild(scenario: Scenario, credentials: object, resultFile: string): Figures {
-	const jest = require.resolve('jest/bin/jest');
-	const result = spawnSync(
-		process.execPath,
-		['--expose-gc', jest, '-c', 'jest.bench.config.js', '--runInBand', __filename],
-		{
-			cwd: path.resolve(__dirname, '..'),
-			env: {
-				...process.env,
-				UPLOAD_BENCH_SCENARIO: scenario,
-				UPLOAD_BENCH_RESULT: resultFile,
-				UPLOAD_BENCH_EMULATOR: JSON.stringify(credentials),
-			},
-			encoding: 'utf8',
-		},
+	return figuresOfFreshJest(
+		__filename,
+		{ UPLOAD_BENCH_SCENARIO: scenario, UPLOAD_BENCH_EMULATOR: JSON.stringify(credentials) },
+		resultFile,
 	);
-	if (result.status !== 0) throw new Error(`${scenario} run failed:\n${result.stderr}`);
-	return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Figures;
-}
-
-function asSample(figures: Figures): Sample {
-	return {
-		wallMs: figures.ms,
-		cpuMs: figures.cpuMs,
-		heapMb: figures.heapGrowth / MB,
-		at: {},
-		counts: {},
-		memory: {
-			'peak RSS growth': figures.rssGrowth / MB,
-			'peak external growth': figures.externalGrowth / MB,
-		},
-	};
 }
 
 if (child.scenario) {
@@ -260,7 +160,7 @@ if (child.scenario) {
 				for (let i = 0; i < SCENARIOS.length; i++) {
 					const scenario = SCENARIOS[(round + i) % SCENARIOS.length];
 					const resultFile = path.join(folder, `${scenario}-${round}.json`);
-					samples[scenario] = asSample(runChild(scenario, emulator.credentials, resultFile));
+					samples[scenario] = sampleOfFigures(runChild(scenario, emulator.credentials, resultFile));
 				}
 				for (const mode of ['memory', 'filesystem'] as const) {
 					pairs[mode].push({ candidate: samples[mode], baseline: samples.raw });

@@ -23,7 +23,7 @@ async function main() {
 		'',
 		`  Flows         ${[...emu.flows.keys()].join(', ')}`,
 		'  Indexes       idx_docs (ready), idx_building (indexing)',
-		'  Demo data     5 flow_echo records, session ses_demo, document docs/welcome.txt',
+		'  Demo data     10 flow_echo records (5 yesterday), session ses_demo, document docs/welcome.txt',
 		'',
 		'  Faults        header X-Emulator-Fault: <type>[;key=value...]  (see emulator/README.md)',
 		'',

@@ -6,7 +6,7 @@
 
 /**
  * @typedef {{ type: string, params: Record<string, any> }} Fault
- * @typedef {Fault & { endpoint: string | null, times: number }} ArmedFault
+ * @typedef {Fault & { endpoint: string | null, times: number, skip: number }} ArmedFault
  */
 
 /** 400/413/414/431: what a proxy answers when the request never reached the flow. */
@@ -101,13 +101,14 @@ function checkType(type) {
 }
 
 /**
- * Arm a fault for the next `times` matching requests.
+ * Arm a fault for the next `times` matching requests, after `skip` matching requests that pass
+ * untouched (e.g. the third page of an export).
  * @param {import('./types').Context} ctx
  * @param {string | {type: string, [k: string]: any}} fault
- * @param {{ endpoint?: string, times?: number, [k: string]: any }} [options]
+ * @param {{ endpoint?: string, times?: number, skip?: number, [k: string]: any }} [options]
  */
 function injectFault(ctx, fault, options = {}) {
-	const { endpoint, times = 1, ...extra } = options || {};
+	const { endpoint, times = 1, skip = 0, ...extra } = options || {};
 	/** @type {{type: string, params: Record<string, any>}} */
 	let parsed;
 	if (typeof fault === 'string') {
@@ -131,6 +132,7 @@ function injectFault(ctx, fault, options = {}) {
 		params: { ...parsed.params, ...extra },
 		endpoint: endpoint || null,
 		times: Math.max(1, Math.floor(times)),
+		skip: Math.max(0, Math.floor(skip)),
 	};
 	ctx.faults.push(armed);
 	return armed;
@@ -161,6 +163,10 @@ function takeFaults(ctx, req, endpoint, types, firstOnly = false) {
 		if (armed.endpoint && armed.endpoint !== endpoint) continue;
 		if (!types.includes(armed.type)) continue;
 		if (out.some((f) => f.type === armed.type)) continue;
+		if (armed.skip > 0) {
+			armed.skip -= 1;
+			continue;
+		}
 		armed.times -= 1;
 		out.push({ type: armed.type, params: armed.params });
 		if (firstOnly) break;

@@ -91,6 +91,15 @@ function pickBehavior(source) {
 	return out;
 }
 
+/** [question, answer] of the demo's requests of yesterday. */
+const DEMO_YESTERDAY = [
+	['Quote "this", please', 'He said "yes", then left.'],
+	['Line one\nLine two\r\nLine three', 'Two lines,\nas asked'],
+	['Grüße aus Köln — 日本語 🎉', 'Ça va très bien, merci ✓'],
+	['=HYPERLINK("http://example.com","click")', '@SUM(1+1)'],
+	['+1 555 0100, call me', '-2 degrees\tand falling'],
+];
+
 /** @param {import('./types').Context} ctx */
 function seedDemo(ctx) {
 	const now = Date.now();
@@ -117,6 +126,26 @@ function seedDemo(ctx) {
 			modified,
 			version: '3',
 			flow_history_id: 'fh_flow_echo_3',
+		});
+	});
+	// Yesterday's requests (UTC) for the nightly export demo: text a CSV must escape (quotes,
+	// commas, line breaks), non-ASCII letters, and cells a spreadsheet would run as formulas.
+	const yesterday = new Date(now);
+	yesterday.setUTCHours(0, 0, 0, 0);
+	DEMO_YESTERDAY.forEach(([question, answer], i) => {
+		const modified = iso(yesterday.getTime() - 86400000 + (9 + 2 * i) * 3600000);
+		ctx.store.addRecord({
+			flow_id: 'flow_echo',
+			body: { text_input: question },
+			response: { text_output: answer },
+			aiMessage: {
+				id: `msg_demo_y_${i + 1}`,
+				date: modified,
+				role: 'assistant',
+				steps: [],
+				content: answer,
+			},
+			modified,
 		});
 	});
 	ctx.documents.put({

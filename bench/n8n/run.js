@@ -8,7 +8,10 @@
  * Environment: BENCH_ROUNDS (5), BENCH_SMALL_TOKENS (50000), BENCH_LARGE_TOKENS (1000000; 0 skips),
  * BENCH_LARGE_ROUNDS (BENCH_ROUNDS), BENCH_EXPORT_RECORDS (20000), BENCH_LARGE_MAX_LINE_MIB (0:
  * Run Flow's Max Line Size at 1M tokens; 0 keeps the default), BENCH_ONLY (tokens,large,stream,
- * export, items, remember: comma-separated phases), BENCH_ITEMS (200), BENCH_REMEMBER_KEYS (10000).
+ * export, items, remember, exportfile: comma-separated phases; exportfile is not in the default
+ * list), BENCH_ITEMS (200), BENCH_REMEMBER_KEYS (10000), BENCH_FILE_RECORDS (1000000: the CSV File
+ * export of the exportfile phase), BENCH_FILE_ITEMS (100000,300000: the Items exports beside it),
+ * BENCH_HEAP_MB (1024 when the exportfile phase runs, else none: n8n's --max-old-space-size).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -20,6 +23,7 @@ const { callWebhook } = require('./client');
 const { treeCpuMs, resetPeakRss, peakRssGrowth } = require('./proc');
 const { sampleHeap } = require('./heap');
 const { table } = require('./report');
+const { exportFilePhase } = require('./exportFile');
 
 const env = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const ROUNDS = env('BENCH_ROUNDS', 5);
@@ -31,6 +35,9 @@ const MAX_LINE_MIB = env('BENCH_LARGE_MAX_LINE_MIB', 0);
 const ITEMS = env('BENCH_ITEMS', 200);
 const REMEMBER_KEYS = env('BENCH_REMEMBER_KEYS', 10_000);
 const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items,remember').split(',');
+const FILE_RECORDS = env('BENCH_FILE_RECORDS', 1_000_000);
+const FILE_ITEMS = (process.env.BENCH_FILE_ITEMS || '100000,300000').split(',').map(Number);
+const HEAP_MB = env('BENCH_HEAP_MB', ONLY.includes('exportfile') ? 1024 : 0);
 const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
 
 const log = (message) => console.error(`[bench:n8n] ${message}`);
@@ -54,6 +61,7 @@ async function setup() {
 		largeRunFlowOptions: MAX_LINE_MIB ? { maxLineMiB: MAX_LINE_MIB } : {},
 		items: ITEMS,
 		rememberKeys: REMEMBER_KEYS,
+		itemsLimits: FILE_ITEMS,
 	});
 	await local.importIntoN8n({
 		userFolder: state.userFolder,
@@ -65,7 +73,10 @@ async function setup() {
 		userFolder: state.userFolder,
 		...ports,
 		logFile: path.join(state.userFolder, 'n8n.log'),
-		extraEnv: { N8N_METRICS: 'true' },
+		extraEnv: {
+			N8N_METRICS: 'true',
+			...(HEAP_MB ? { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } : {}),
+		},
 		onSpawn: (stop) => (state.stopN8n = stop),
 	});
 	const session = new local.N8nSession(n8n.url);
@@ -77,7 +88,7 @@ async function setup() {
 	});
 	for (const { workflow } of Object.values(workflows))
 		await local.activateWorkflow(session, workflow.id);
-	log(`n8n ${local.N8N_VERSION} on ${n8n.url} (pid ${n8n.child.pid}), emulator on ${target.baseUrl}`);
+	log(`n8n ${local.N8N_VERSION} on ${n8n.url} (pid ${n8n.child.pid}${HEAP_MB ? `, heap cap ${HEAP_MB} MB` : ''}), emulator on ${target.baseUrl}`);
 	return { n8n, workflows, pid: n8n.child.pid };
 }
 
@@ -299,6 +310,18 @@ async function main() {
 	if (ONLY.includes('export')) tables.push(await exportPhase(ctx));
 	if (ONLY.includes('items')) tables.push(await itemsPhase(ctx));
 	if (ONLY.includes('remember')) tables.push(await rememberPhase(ctx));
+	if (ONLY.includes('exportfile'))
+		tables.push(
+			await exportFilePhase(ctx, {
+				emu: state.emu,
+				logFile: path.join(state.userFolder, 'n8n.log'),
+				measure,
+				alternate,
+				records: FILE_RECORDS,
+				itemsLimits: FILE_ITEMS,
+				heapMb: HEAP_MB,
+			}),
+		);
 	const cpus = require('node:os').cpus();
 	console.log(
 		[

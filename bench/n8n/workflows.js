@@ -86,7 +86,7 @@ function httpRequestNode(target, endpoint, body, options = {}) {
  *  `body` of httpRequestNode: an object sent as JSON, or a string as is (an expression). */
 function benchWorkflows(
 	target,
-	{ smallTokens, largeTokens, largeRunFlowOptions, items = 200, rememberKeys = 10_000 },
+	{ smallTokens, largeTokens, largeRunFlowOptions, items = 200, rememberKeys = 10_000, itemsLimits = [] },
 ) {
 	const list = {};
 	const add = (key, nodes) => {
@@ -114,6 +114,18 @@ function benchWorkflows(
 			{ credentials: CREDENTIAL },
 		),
 	]);
+	// Export to a CSV file (issue 21 §1), and Items with a limit, to set beside it under a heap cap.
+	const exportNode = (parameters) =>
+		node(
+			'BotDojo Export Requests',
+			'n8n-nodes-botdojo.botDojoExportRequests',
+			1.1,
+			{ operation: 'export', flowId: EXPORT_FLOW, options: {}, ...parameters },
+			{ credentials: CREDENTIAL },
+		);
+	add('export-csv', [exportNode({ output: 'csvFile', returnAll: true })]);
+	for (const limit of itemsLimits)
+		add(`export-items-${limit}`, [exportNode({ output: 'items', limit, simplify: false })]);
 	add('export-http', [
 		httpRequestNode(target, 'flow_requests/export', { params: [EXPORT_FLOW, null, 1000] }, {
 			pagination: {

@@ -49,41 +49,7 @@ module.exports = function registerDemoChecks(env) {
 		},
 	);
 
-	test(
-		'demo 2 (nightly export): every request since yesterday, as CSV rows',
-		EXECUTE_TIMEOUT,
-		async () => {
-			const yesterday = new Date();
-			yesterday.setUTCHours(0, 0, 0, 0);
-			yesterday.setUTCDate(yesterday.getUTCDate() - 1);
-			const expected = [...env.emu.records.values()]
-				.filter((r) => r.flow_id === 'flow_echo' && ['complete', 'error'].includes(r.status))
-				.filter((r) => Date.parse(r.modified) >= yesterday.getTime())
-				.map((r) => r.id)
-				.sort();
-			assert.ok(expected.length >= 7, 'the seeded requests are there');
-			const mark = env.emu.requests.length;
-			const { outputs } = await env.execute('bdDemoNightlyExport');
-
-			const rows = jsonOf(outputs['Spreadsheet row']);
-			assert.deepEqual(rows.map((r) => r['Request ID']).sort(), expected);
-			const errorRow = rows.find((r) => r.Status === 'error');
-			assert.equal(errorRow.Answer, 'The model provider returned an error');
-			// The published trigger (demo 6) polls flow_echo too, from its own high-water mark.
-			const exports = env
-				.requestsSince(mark, 'export')
-				.filter((r) => Date.parse(r.body.params[3]) === yesterday.getTime());
-			assert.ok(exports.length >= 1, 'the export asked for requests since the start of yesterday');
-			for (const request of exports) assert.equal(request.body.params[0], 'flow_echo');
-
-			const [file] = outputs['CSV file'];
-			const day = yesterday.toISOString().slice(0, 10);
-			assert.equal(file.binary.data.fileName, `botdojo-requests-${day}.csv`);
-			const lines = env.readBinary(file.binary.data).toString('utf8').trim().split('\n');
-			assert.equal(lines[0], 'Request ID,Finished,Status,Duration (ms),Question,Answer,Session ID');
-			assert.equal(lines.length, expected.length + 1);
-		},
-	);
+	// Demo 2 (nightly export to a CSV file): checks-export.js.
 
 	test(
 		'demo 4 (documents): upload, then a download link and the file through it',

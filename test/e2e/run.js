@@ -19,6 +19,7 @@ const trigger = require('./checks-trigger');
 trigger.registerTriggerStart(env);
 require('./checks-types')(env);
 require('./checks-demos')(env);
+require('./checks-export')(env);
 require('./checks-streaming')(env);
 require('./checks-slowRun').registerSlowRunChecks(env);
 require('./checks-agent')(env);

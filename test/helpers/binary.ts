@@ -47,3 +47,10 @@ export async function readBinary(binary: import('n8n-workflow').IBinaryData): Pr
 	const { BinaryDataService } = require('n8n-core') as typeof import('n8n-core');
 	return await coreContainer().get(BinaryDataService).getAsBuffer(binary);
 }
+
+/** The folder where filesystem mode stores files (after setBinaryMode('filesystem')). */
+export function binaryStoragePath(): string {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { BinaryDataConfig } = require('n8n-core') as typeof import('n8n-core');
+	return coreContainer().get(BinaryDataConfig).localStoragePath;
+}

@@ -20,7 +20,8 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { invalidInput } from '../../shared/validation';
+import { invalidInput, requireText } from '../../shared/validation';
+import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
 import { placeOf, readWholeNumber } from './itemInput';
 
 export const option: INodePropertyOptions = {
@@ -31,13 +32,49 @@ export const option: INodePropertyOptions = {
 		'Read the finished requests (complete or error) of a flow, oldest first, one item per request',
 };
 
+const FILE_MODES: FileFormat[] = ['csvFile', 'jsonLinesFile'];
+
 const properties: INodeProperties[] = [
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Items',
+				value: 'items',
+				description: 'One n8n item per request. Every item stays in memory until the run ends.',
+			},
+			{
+				name: 'CSV File',
+				value: 'csvFile',
+				description:
+					'One item with a CSV file (the Simplify columns), written page after page: exports of any size',
+			},
+			{
+				name: 'JSON Lines File',
+				value: 'jsonLinesFile',
+				description:
+					'One item with a file of one JSON record per line, written page after page: exports of any size',
+			},
+		],
+		default: 'items',
+	},
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName:
+			'Every item of an export stays in memory until the run ends: at about 200,000 requests per 1 GB of n8n memory, n8n stops. For large exports choose Output › CSV File or JSON Lines File, or export in a loop with a Limit and Start Cursor (Include Cursor on).',
+		name: 'itemsMemoryNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { output: ['items'], returnAll: [true] } },
 	},
 	{
 		displayName: 'Limit',
@@ -48,7 +85,30 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
-	...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION),
+	{
+		displayName: 'File Name',
+		name: 'fileName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. flow-requests-2024-03-01.csv',
+		description:
+			'Name of the file, with its extension. Empty: flow-requests-(Flow ID).csv, or .jsonl.',
+		displayOptions: { show: { output: FILE_MODES } },
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the output binary field to put the file in',
+		displayOptions: { show: { output: FILE_MODES } },
+	},
+	// A CSV file always has the Simplify columns.
+	...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION).map((property) => ({
+		...property,
+		displayOptions: { ...property.displayOptions, hide: { output: ['csvFile'] } },
+	})),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -56,6 +116,15 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'Add Byte Order Mark (BOM)',
+				name: 'excelBom',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to start the CSV file with a UTF-8 byte order mark, so that Excel reads accented and other non-ASCII letters right',
+				displayOptions: { show: { '/output': ['csvFile'] } },
+			},
 			{
 				displayName: 'From Date',
 				name: 'fromDate',
@@ -69,6 +138,8 @@ const properties: INodeProperties[] = [
 				name: 'includeCursor',
 				type: 'boolean',
 				default: false,
+				// A file's item always carries the cursor.
+				displayOptions: { show: { '/output': ['items'] } },
 				description:
 					'Whether to add _cursor and _hasMore to the last output item. Put _cursor in Start Cursor in a later run to continue after that item. When the export reached the end, BotDojo gives no cursor after the last request: _cursor then points to the start of the last page, so a later run repeats up to one page first (it is empty when everything fitted in one page).',
 			},
@@ -140,24 +211,53 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 	return { flowId, pageSize, limit, fromDate, toDate, startCursor: startCursor || undefined };
 }
 
+/** The file settings of one item, or undefined for Output › Items. */
+function readFileSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	flowId: string,
+	simplify: boolean,
+): FileSettings | undefined {
+	const format = ctx.getNodeParameter('output', itemIndex, 'items') as string;
+	if (format !== 'csvFile' && format !== 'jsonLinesFile') return undefined;
+	const fileName = String(ctx.getNodeParameter('fileName', itemIndex, '')).trim();
+	return {
+		format,
+		fileName: fileName || `flow-requests-${flowId}.${FILE_TYPES[format].extension}`,
+		binaryProperty: requireText(
+			placeOf(ctx, itemIndex),
+			'Put Output File in Field',
+			ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+			'Enter the name of the binary field to put the file in, e.g. data.',
+		),
+		excelBom: ctx.getNodeParameter('options.excelBom', itemIndex, false) === true,
+		simplify,
+	};
+}
+
 interface Prepared {
 	query: ExportQuery;
 	includeCursor: boolean;
 	simplify: boolean;
+	file?: FileSettings;
 }
 
 export const operation: Operation<Prepared> = {
 	description: updateDisplayOptions({ show: { operation: ['export'] } }, properties),
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		const includeCursor = this.getNodeParameter('options.includeCursor', itemIndex, false);
+		const query = readQuery(this, itemIndex);
+		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 		return {
-			query: readQuery(this, itemIndex),
+			query,
 			includeCursor: includeCursor === true,
-			simplify: this.getNodeParameter('simplify', itemIndex, false) === true,
+			simplify,
+			file: readFileSettings(this, itemIndex, query.flowId, simplify),
 		};
 	},
 	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
-		const { query, includeCursor, simplify } = prepared;
+		const { query, includeCursor, simplify, file } = prepared;
+		if (file) return await exportToFile(this, query, file, itemIndex);
 		const output: IDataObject[] = [];
 		let resumeCursor: string | undefined;
 		let hasMore = false;
