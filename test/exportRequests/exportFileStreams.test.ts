@@ -67,7 +67,11 @@ it('a large CSV export streams to disk: peak memory growth stays far below the f
 	const fileBytes = binary.bytes ?? 0;
 	expect(fileBytes).toBeGreaterThan(RECORDS * 2 * LONG_TEXT.length);
 	const growth = peak - base;
-	expect(growth).toBeLessThan(fileBytes / 4);
+	// Holding the file whole grows memory by at least the file itself (130 MB against a 17 MB
+	// bound when this was checked with the file collected first). Streamed, the growth is what
+	// is in flight: 6 MB alone, up to 55 MB seen when the whole suite loads both cores (pages
+	// and write buffers waiting for the disk), so the bound is half the file.
+	expect(growth).toBeLessThan(fileBytes / 2);
 	// The file itself is on disk and whole.
 	const text = (await readBinary(binary)).toString('utf8');
 	expect(text.split('\r\n')).toHaveLength(RECORDS + 2);
