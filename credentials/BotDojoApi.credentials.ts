@@ -85,7 +85,7 @@ export class BotDojoApi implements ICredentialType {
 	 * which a project key gets as an empty page. n8n sends it as a declarative request and
 	 * matches `responseCode` rules only when the request fails with that status (so no
 	 * `ignoreHttpStatusErrors`: with it, n8n would see a 401 as a success). The messages are
-	 * fixed texts: n8n evaluates no expression in them (README: "Testing the credential").
+	 * fixed texts: n8n evaluates no expression in them (docs/nodes.md: "What the Test button gave up").
 	 */
 	test: ICredentialTestRequest = {
 		request: {
