@@ -113,7 +113,14 @@ describe.each(users)('$node', (user) => {
 			[{}],
 		);
 		expect(error).toBeUndefined();
-		expect(sent()).toMatchObject({ toString: 'a', valueOf: 'b' });
+		// All three arrive as keys of their own (n8n's helper dropped `constructor` from an object body).
+		expect(Object.entries(sent() as object)).toEqual(
+			expect.arrayContaining([
+				['toString', 'a'],
+				['valueOf', 'b'],
+				['constructor', 'c'],
+			]),
+		);
 	});
 
 	it('refuses a field without a name and JSON that is not an object, naming each', async () => {

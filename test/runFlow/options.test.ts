@@ -169,6 +169,26 @@ describe('BotDojo Run Flow: options sent', () => {
 		expect(runBodies(env)[0].options).toEqual({ stream: 'http', evalOptions: { runMode: 'skip' } });
 	});
 
+	it('sends an override path named __proto__ or constructor as a key of its own', async () => {
+		const { error } = await runFlow(env, {
+			parameters: message('flow_echo', 'Hi', {
+				options: {
+					override: {
+						property: [
+							{ path: '__proto__', value: '1' },
+							{ path: 'constructor', value: 'c' },
+						],
+					},
+				},
+			}),
+		});
+		expect(error).toBeUndefined();
+		expect(Object.entries(runBodies(env)[0].options.override as object)).toEqual([
+			['__proto__', 1],
+			['constructor', 'c'],
+		]);
+	});
+
 	it('refuses an override value that looks like JSON but is not, before any request', async () => {
 		const { error } = await runFlow(env, {
 			parameters: message('flow_echo', 'Hi', {

@@ -95,11 +95,15 @@ export async function sendWithRetries(
 ): Promise<FullResponse> {
 	const { fields: credentials, auth } = await readCredentialOfRun(this);
 	const abortSignal = cancelSignalOf(this, settings);
+	const isForm = body instanceof FormData;
 	const options: IHttpRequestOptions = {
 		method,
 		url: projectUrl(credentials, endpoint),
-		body: body as IDataObject,
-		json: !(body instanceof FormData),
+		// JSON is sent as text: n8n deep-copies an object body and drops keys such as `__proto__`
+		// and `constructor` on the way, which are the user's field and variable names here.
+		body: isForm ? (body as unknown as IDataObject) : JSON.stringify(body),
+		...(isForm ? {} : { headers: { 'content-type': 'application/json' } }),
+		json: !isForm,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: settings.timeout,
