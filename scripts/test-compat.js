@@ -26,10 +26,21 @@ function run(command, args, env) {
 	});
 }
 
-/** node:test's spec reporter ends with "ℹ pass N" / "ℹ fail N" lines. */
+/**
+ * node:test's spec reporter ends with "ℹ pass N" / "ℹ fail N" lines; the suite prints the checks
+ * that do not apply to this n8n (not registered: test/e2e/n8nFeatures.js) in one line.
+ */
 function counts(output) {
 	const read = (name) => Number(new RegExp(`ℹ ${name} (\\d+)`).exec(output)?.[1] ?? NaN);
-	return { tests: read('tests'), pass: read('pass'), fail: read('fail'), skipped: read('skipped') };
+	const notApplicable = /not applicable on n8n \S+: (\d+) checks: (.*)$/m.exec(output);
+	return {
+		tests: read('tests'),
+		pass: read('pass'),
+		fail: read('fail'),
+		skipped: read('skipped'),
+		notApplicable: Number(notApplicable?.[1] ?? 0),
+		notApplicableWhy: notApplicable?.[2],
+	};
 }
 
 async function testVersion(version) {
@@ -80,8 +91,11 @@ async function main() {
 	for (const r of results)
 		console.log(
 			`n8n ${r.version}: ${r.result}` +
-				(Number.isNaN(r.tests ?? NaN) ? '' : ` (${r.pass}/${r.tests} passed, ${r.fail} failed)`) +
+				(Number.isNaN(r.tests ?? NaN)
+					? ''
+					: ` (${r.pass}/${r.tests} passed, ${r.fail} failed, ${r.notApplicable} not applicable)`) +
 				(r.failed?.length ? `\n  failed: ${r.failed.join('\n          ')}` : '') +
+				(r.notApplicableWhy ? `\n  not applicable: ${r.notApplicableWhy}` : '') +
 				(r.detail ? `\n  ${r.detail.replace(/\n/g, '\n  ')}` : ''),
 		);
 	process.exit(results.every((r) => r.result === 'passed') ? 0 : 1);

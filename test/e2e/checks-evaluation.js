@@ -9,6 +9,8 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
+const { registerWhere, workflowMissingById } = require('./n8nFeatures');
+
 const WORKFLOW_ID = 'bdDemoEvaluation';
 const TRIGGER = 'When fetching a dataset row';
 const POLL_MS = 500;
@@ -52,7 +54,11 @@ async function createDataset(session) {
 		name: `BotDojo eval dataset ${Date.now()}`,
 		columns,
 	});
-	await session.request('POST', `${base}/${table.data.id}/insert`, { data: ROWS });
+	// returnType: n8n 2.x defaults it to 'count'; n8n 1.123 requires it.
+	await session.request('POST', `${base}/${table.data.id}/insert`, {
+		data: ROWS,
+		returnType: 'count',
+	});
 	return table.data.id;
 }
 
@@ -89,11 +95,13 @@ async function finishedRun(session, testRunId) {
 	}
 }
 
+const NAME =
+	'demo 8 (Evaluations): n8n scores each dataset row of a BotDojo flow run; correctness and tools used as the flow answered';
+
 module.exports = function registerEvaluationChecks(env) {
-	test(
-		'demo 8 (Evaluations): n8n scores each dataset row of a BotDojo flow run; correctness and tools used as the flow answered',
-		{ timeout: 180_000 },
-		async () => {
+	// The Evaluation Trigger 4.7 reads a Data table: an n8n without it has neither.
+	registerWhere(workflowMissingById(WORKFLOW_ID), NAME, () =>
+		test(NAME, { timeout: 180_000 }, async () => {
 			const dataTableId = await createDataset(env.session);
 			await chooseDataset(env.session, dataTableId);
 			const mark = env.emu.requests.length;
@@ -143,6 +151,6 @@ module.exports = function registerEvaluationChecks(env) {
 			env.log(
 				`evaluation metrics: ${JSON.stringify(byRow)}; run averages ${JSON.stringify(run.metrics)}`,
 			);
-		},
+		}),
 	);
 };
