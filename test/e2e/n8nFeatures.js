@@ -88,6 +88,20 @@ function chatHubMissing() {
 		: 'needs Chat Hub with its on/off setting (n8n 2.x)';
 }
 
+/**
+ * Whether n8n applies a credential test's status rules (our messages naming the field to fix).
+ * n8n 1.123's n8n-workflow drops a NodeApiError's cause (a `cause` class field overwrites it), so
+ * its credential tester finds no status to match and shows the error's own text instead.
+ */
+function credentialRulesMissing() {
+	const { NodeApiError } = require(path.join(MODULES_DIR, 'n8n-workflow'));
+	const cause = Object.assign(new Error('probe'), { response: { status: 401 } });
+	const node = { name: 'probe', type: 'probe', typeVersion: 1, parameters: {}, position: [0, 0] };
+	return new NodeApiError(node, cause).cause === cause
+		? undefined
+		: "needs n8n's credential test to apply status rules (n8n-workflow here drops the error's cause)";
+}
+
 const notApplicable = [];
 
 /** Registers the check(s) when `missing` is undefined; otherwise lists `names` as not applicable. */
@@ -117,6 +131,7 @@ module.exports = {
 	workflowMissing,
 	workflowMissingById,
 	chatHubMissing,
+	credentialRulesMissing,
 	registerWhere,
 	testWhere,
 	reportNotApplicable,
