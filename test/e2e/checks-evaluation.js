@@ -83,6 +83,31 @@ async function chooseDataset(session, dataTableId) {
 	});
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function testRunIds(session) {
+	const { data } = await session.request('GET', `/rest/workflows/${WORKFLOW_ID}/test-runs`);
+	return data.map((run) => run.id);
+}
+
+/**
+ * Starts an evaluation and returns its test run's id: n8n 2.x answers it; n8n 1.123 answers only
+ * `{ success: true }`, so there it is the run that the list did not hold before (polled; the
+ * test's own timeout bounds the wait).
+ */
+async function startTestRun(session) {
+	const before = new Set(await testRunIds(session));
+	const started = await session.request('POST', `/rest/workflows/${WORKFLOW_ID}/test-runs/new`, {});
+	const answered = started.json?.testRunId ?? started.data?.testRunId;
+	assert.ok(answered || started.json?.success === true, `n8n started a test run: ${started.text}`);
+	if (answered) return answered;
+	for (;;) {
+		const fresh = (await testRunIds(session)).find((id) => !before.has(id));
+		if (fresh) return fresh;
+		await sleep(POLL_MS);
+	}
+}
+
 /** Polls the test run until n8n has finished it (the test's own timeout bounds the wait). */
 async function finishedRun(session, testRunId) {
 	for (;;) {
@@ -91,7 +116,7 @@ async function finishedRun(session, testRunId) {
 			`/rest/workflows/${WORKFLOW_ID}/test-runs/${testRunId}`,
 		);
 		if (!['new', 'running'].includes(data.status)) return data;
-		await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+		await sleep(POLL_MS);
 	}
 }
 
@@ -106,13 +131,7 @@ module.exports = function registerEvaluationChecks(env) {
 			await chooseDataset(env.session, dataTableId);
 			const mark = env.emu.requests.length;
 
-			const started = await env.session.request(
-				'POST',
-				`/rest/workflows/${WORKFLOW_ID}/test-runs/new`,
-				{},
-			);
-			const testRunId = started.json.testRunId ?? started.data?.testRunId;
-			assert.ok(testRunId, `n8n started a test run: ${started.text}`);
+			const testRunId = await startTestRun(env.session);
 			const run = await finishedRun(env.session, testRunId);
 			const { data: cases } = await env.session.request(
 				'GET',

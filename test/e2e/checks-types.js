@@ -124,7 +124,7 @@ module.exports = function registerTypeChecks(env) {
 				// An http:// Base URL that only looks local: n8n must not send the key there.
 				key: env.emu.keys.project,
 				changes: { baseUrl: `http://user@127.0.0.1:${port}/api/v1` },
-				expected: /^ERR_INVALID_URL$/,
+				expected: ours ? /^ERR_INVALID_URL$/ : /^Invalid URL$/,
 			},
 		];
 		// Every case is tried before the verdict, so that a failure shows all of them.
