@@ -152,10 +152,16 @@ module.exports = function registerEvaluationChecks(env) {
 			}
 
 			// The metrics n8n stored per case (runIndex is the dataset row), and their averages.
+			// n8n 2.x numbers the cases by dataset row (runIndex); n8n 1.123 does not, and runs the
+			// rows one after the other, in order.
 			const byRow = [...cases]
-				.sort((a, b) => a.runIndex - b.runIndex)
-				.map((c) => ({
-					question: ROWS[c.runIndex]?.question,
+				.sort((a, b) =>
+					a.runIndex === undefined
+						? Date.parse(a.runAt) - Date.parse(b.runAt)
+						: a.runIndex - b.runIndex,
+				)
+				.map((c, i) => ({
+					question: ROWS[c.runIndex ?? i]?.question,
 					status: c.status,
 					correctness: c.metrics?.correctness,
 					tools_used: c.metrics?.tools_used,
