@@ -28,6 +28,7 @@ const N8N_BIN = path.join(INSTALL_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 
 class InstallError extends Error {}
 
+/** Whether a version ("1.85.4") comes before a floor given as numbers ([1, 101]). */
 function isBefore(version, floor) {
 	const parts = version.split('.').map(Number);
 	for (let i = 0; i < floor.length; i++) if (parts[i] !== floor[i]) return parts[i] < floor[i];
@@ -188,6 +189,7 @@ module.exports = {
 	N8N_VERSION,
 	NODE24_VERSION,
 	NODE_VERSION,
+	isBefore,
 	NODE24,
 	N8N_BIN,
 	InstallError,

@@ -20,13 +20,6 @@ const NODE_TYPE_LISTS = [
 // Streaming responses need isStreaming() and sendChunk() in n8n-core: n8n 1.104 on (README).
 const LIVE_STREAMING_FROM = [1, 104, 0];
 
-function versionAtLeast(version, floor) {
-	const parts = version.split('.').map(Number);
-	for (let i = 0; i < floor.length; i++)
-		if ((parts[i] ?? 0) !== floor[i]) return (parts[i] ?? 0) > floor[i];
-	return true;
-}
-
 /** Node type name → the versions the installed n8n has (read once, from its packages' lists). */
 let nodeVersions;
 function installedNodeVersions() {
@@ -41,7 +34,7 @@ function installedNodeVersions() {
 	return nodeVersions;
 }
 
-const liveStreaming = versionAtLeast(local.N8N_VERSION, LIVE_STREAMING_FROM);
+const liveStreaming = !local.isBefore(local.N8N_VERSION, LIVE_STREAMING_FROM);
 
 /**
  * Why a workflow cannot run on the installed n8n (a node type or version it lacks, or a
