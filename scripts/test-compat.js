@@ -2,9 +2,10 @@
 /**
  * `npm run test:compat -- <n8n version> [more versions]`: the end-to-end suite (npm run test:e2e)
  * against other n8n versions. Each version is installed once into `.n8n-local/n8n-<version>/`
- * (about 5–8 minutes and 3 GB, with the same Node 24 as the default install), then the suite
- * runs with BOTDOJO_N8N_VERSION set. One version after the other; the exit code is 1 if any
- * failed. Results are appended to `.n8n-local/compat-results.json` for the README's table.
+ * (about 5–8 minutes and 3 GB, with Node 24 as the default install, or Node 22 for n8n before
+ * 1.101, which refuses Node 24), then the suite runs with BOTDOJO_N8N_VERSION set. One version
+ * after the other; the exit code is 1 if any failed. Results are appended to
+ * `.n8n-local/compat-results.json` for the README's table.
  */
 const fs = require('node:fs');
 const path = require('node:path');
