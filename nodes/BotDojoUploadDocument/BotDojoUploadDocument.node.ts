@@ -55,7 +55,8 @@ export class BotDojoUploadDocument implements INodeType {
 				noDataExpression: true,
 				options: [upload.option, getByLogicalPath.option, getDownloadLink.option],
 				default: 'upload',
-				displayOptions: { show: { '@tool': [false] } },
+				// hide, not show for false: n8n-workflow 1.83 (n8n 1.85) knows no @tool and reads it as unset.
+				displayOptions: { hide: { '@tool': [true] } },
 			},
 			{
 				// The tool variant (n8n's "…Tool" type): the lookups only.
@@ -72,7 +73,6 @@ export class BotDojoUploadDocument implements INodeType {
 			...getDownloadLink.operation.description,
 		],
 	};
-
 
 	/** Every item's input is checked before the first request (the shared runner). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

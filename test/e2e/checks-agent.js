@@ -8,13 +8,15 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { QUESTION } = require('./fakeOpenAi');
+const { registerWhere, workflowMissingById } = require('./n8nFeatures');
 const { postAndReadLines } = require('./streamLines');
 
+const NAME =
+	'demo 7 (AI Agent): the agent runs the flow as a tool with its own input and quotes the answer; the tool streams nothing into the chat';
+
 module.exports = function registerAgentChecks(env) {
-	test(
-		'demo 7 (AI Agent): the agent runs the flow as a tool with its own input and quotes the answer; the tool streams nothing into the chat',
-		{ timeout: 180_000, skip: !env.liveStreaming && 'n8n before 1.104 has no streaming chat' },
-		async () => {
+	registerWhere(workflowMissingById('bdDemoAgent'), NAME, () =>
+		test(NAME, { timeout: 180_000 }, async () => {
 			env.assertPublished('bdDemoAgent');
 			const demo = env.examples.find((w) => w.id === 'bdDemoAgent');
 			const webhookId = demo.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
@@ -59,6 +61,6 @@ module.exports = function registerAgentChecks(env) {
 				answer,
 				"the chat's text is exactly the agent's answer",
 			);
-		},
+		}),
 	);
 };

@@ -11,12 +11,12 @@ const path = require('node:path');
 const { describe, before, after, test } = require('node:test');
 
 const { ROOT } = require('../../scripts/n8n-local');
+const { chatHubMissing, registerWhere } = require('./n8nFeatures');
 const { openBrowser, signIn } = require('../../scripts/lib/browser');
 
 const SHOTS_DIR = path.join(ROOT, '.e2e-screenshots');
 const AGENT = 'BotDojo demo chat';
-// n8n's Chat Hub arrived in n8n 2.x; its minimum Chat Trigger version (chat-hub.constants.js).
-const CHAT_HUB_FROM = 2;
+// n8n's minimum Chat Trigger version for Chat Hub (chat-hub.constants.js).
 const CHAT_TRIGGER_MIN_VERSION = 1.2;
 
 /** Records, in the page, each text the newest chat message shows, with the time it appeared. */
@@ -38,35 +38,37 @@ async function watchNewestMessage(page) {
 }
 
 module.exports = function registerChatHubChecks(env) {
-	const n8nMajor = Number(require('../../scripts/n8n-local').N8N_VERSION.split('.')[0]);
-	describe('n8n Chat Hub', { skip: n8nMajor < CHAT_HUB_FROM && 'n8n 1.x has no Chat Hub' }, () => {
-		let browser;
-		let page;
+	const listed = 'the chat demo is a workflow n8n can list in its Chat Hub';
+	const conversation =
+		"a Chat Hub conversation streams the flow's tokens and remembers the name given before";
+	registerWhere(chatHubMissing(), [listed, conversation], () =>
+		describe('n8n Chat Hub', () => {
+			let browser;
+			let page;
 
-		before(async () => {
-			fs.mkdirSync(SHOTS_DIR, { recursive: true });
-			({ browser, page } = await openBrowser());
-			await signIn(page, env.n8n.url, env.owner);
-		});
+			before(async () => {
+				fs.mkdirSync(SHOTS_DIR, { recursive: true });
+				({ browser, page } = await openBrowser());
+				await signIn(page, env.n8n.url, env.owner);
+			});
 
-		after(async () => {
-			await browser?.close();
-		});
+			after(async () => {
+				await browser?.close();
+			});
 
-		test('the chat demo is a workflow n8n can list in its Chat Hub', () => {
-			env.assertPublished('bdDemoChat');
-			const demo = env.examples.find((w) => w.id === 'bdDemoChat');
-			const triggers = demo.nodes.filter((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
-			assert.equal(triggers.length, 1, 'exactly one Chat Trigger');
-			assert.ok(triggers[0].typeVersion >= CHAT_TRIGGER_MIN_VERSION, 'Chat Trigger 1.2 or later');
-			assert.equal(triggers[0].parameters.availableInChat, true, 'available in Chat Hub');
-			assert.equal(triggers[0].parameters.options.responseMode, 'streaming');
-		});
+			test(listed, () => {
+				env.assertPublished('bdDemoChat');
+				const demo = env.examples.find((w) => w.id === 'bdDemoChat');
+				const triggers = demo.nodes.filter(
+					(n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger',
+				);
+				assert.equal(triggers.length, 1, 'exactly one Chat Trigger');
+				assert.ok(triggers[0].typeVersion >= CHAT_TRIGGER_MIN_VERSION, 'Chat Trigger 1.2 or later');
+				assert.equal(triggers[0].parameters.availableInChat, true, 'available in Chat Hub');
+				assert.equal(triggers[0].parameters.options.responseMode, 'streaming');
+			});
 
-		test(
-			"a Chat Hub conversation streams the flow's tokens and remembers the name given before",
-			{ timeout: 240_000 },
-			async () => {
+			test(conversation, { timeout: 240_000 }, async () => {
 				// Chat Hub is off until an owner turns it on (Settings › Chat); the owner does so here.
 				await env.session.request('PUT', '/rest/chat/enabled', { enabled: true });
 				await page.goto(`${env.n8n.url}/home/chat/workflow-agents`);
@@ -123,7 +125,7 @@ module.exports = function registerChatHubChecks(env) {
 				env.log(
 					`Chat Hub: ${beforeEnd.length}/${partial.length} growing answer texts before the flow's stream ended`,
 				);
-			},
-		);
-	});
+			});
+		}),
+	);
 };

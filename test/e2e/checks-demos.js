@@ -6,6 +6,7 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
+const { registerWhere, workflowMissingById } = require('./n8nFeatures');
 const { postAndReadLines } = require('./streamLines');
 
 const EXECUTE_TIMEOUT = { timeout: 180_000 };
@@ -109,10 +110,10 @@ module.exports = function registerDemoChecks(env) {
 		},
 	);
 
-	test(
-		'demo 3 (chat): the answer streams word by word to the chat, and the flow remembers the conversation',
-		{ ...EXECUTE_TIMEOUT, skip: !env.liveStreaming && 'n8n before 1.104 has no streaming chat' },
-		async () => {
+	const demo3 =
+		'demo 3 (chat): the answer streams word by word to the chat, and the flow remembers the conversation';
+	registerWhere(workflowMissingById('bdDemoChat'), demo3, () =>
+		test(demo3, EXECUTE_TIMEOUT, async () => {
 			env.assertPublished('bdDemoChat');
 			const chat = env.examples.find((w) => w.id === 'bdDemoChat');
 			const webhookId = chat.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
@@ -174,6 +175,6 @@ module.exports = function registerDemoChecks(env) {
 			env.log(
 				`chat demo: ${beforeFinal}/${first.items.length} chunks before the flow's final line`,
 			);
-		},
+		}),
 	);
 };

@@ -9,6 +9,8 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
+const { registerWhere, workflowMissingById } = require('./n8nFeatures');
+
 const WORKFLOW_ID = 'bdDemoEvaluation';
 const TRIGGER = 'When fetching a dataset row';
 const POLL_MS = 500;
@@ -52,7 +54,11 @@ async function createDataset(session) {
 		name: `BotDojo eval dataset ${Date.now()}`,
 		columns,
 	});
-	await session.request('POST', `${base}/${table.data.id}/insert`, { data: ROWS });
+	// returnType: n8n 2.x defaults it to 'count'; n8n 1.123 requires it.
+	await session.request('POST', `${base}/${table.data.id}/insert`, {
+		data: ROWS,
+		returnType: 'count',
+	});
 	return table.data.id;
 }
 
@@ -77,6 +83,31 @@ async function chooseDataset(session, dataTableId) {
 	});
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function testRunIds(session) {
+	const { data } = await session.request('GET', `/rest/workflows/${WORKFLOW_ID}/test-runs`);
+	return data.map((run) => run.id);
+}
+
+/**
+ * Starts an evaluation and returns its test run's id: n8n 2.x answers it; n8n 1.123 answers only
+ * `{ success: true }`, so there it is the run that the list did not hold before (polled; the
+ * test's own timeout bounds the wait).
+ */
+async function startTestRun(session) {
+	const before = new Set(await testRunIds(session));
+	const started = await session.request('POST', `/rest/workflows/${WORKFLOW_ID}/test-runs/new`, {});
+	const answered = started.json?.testRunId ?? started.data?.testRunId;
+	assert.ok(answered || started.json?.success === true, `n8n started a test run: ${started.text}`);
+	if (answered) return answered;
+	for (;;) {
+		const fresh = (await testRunIds(session)).find((id) => !before.has(id));
+		if (fresh) return fresh;
+		await sleep(POLL_MS);
+	}
+}
+
 /** Polls the test run until n8n has finished it (the test's own timeout bounds the wait). */
 async function finishedRun(session, testRunId) {
 	for (;;) {
@@ -85,26 +116,22 @@ async function finishedRun(session, testRunId) {
 			`/rest/workflows/${WORKFLOW_ID}/test-runs/${testRunId}`,
 		);
 		if (!['new', 'running'].includes(data.status)) return data;
-		await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+		await sleep(POLL_MS);
 	}
 }
 
+const NAME =
+	'demo 8 (Evaluations): n8n scores each dataset row of a BotDojo flow run; correctness and tools used as the flow answered';
+
 module.exports = function registerEvaluationChecks(env) {
-	test(
-		'demo 8 (Evaluations): n8n scores each dataset row of a BotDojo flow run; correctness and tools used as the flow answered',
-		{ timeout: 180_000 },
-		async () => {
+	// The Evaluation Trigger 4.7 reads a Data table: an n8n without it has neither.
+	registerWhere(workflowMissingById(WORKFLOW_ID), NAME, () =>
+		test(NAME, { timeout: 180_000 }, async () => {
 			const dataTableId = await createDataset(env.session);
 			await chooseDataset(env.session, dataTableId);
 			const mark = env.emu.requests.length;
 
-			const started = await env.session.request(
-				'POST',
-				`/rest/workflows/${WORKFLOW_ID}/test-runs/new`,
-				{},
-			);
-			const testRunId = started.json.testRunId ?? started.data?.testRunId;
-			assert.ok(testRunId, `n8n started a test run: ${started.text}`);
+			const testRunId = await startTestRun(env.session);
 			const run = await finishedRun(env.session, testRunId);
 			const { data: cases } = await env.session.request(
 				'GET',
@@ -125,10 +152,16 @@ module.exports = function registerEvaluationChecks(env) {
 			}
 
 			// The metrics n8n stored per case (runIndex is the dataset row), and their averages.
+			// n8n 2.x numbers the cases by dataset row (runIndex); n8n 1.123 does not, and runs the
+			// rows one after the other, in order.
 			const byRow = [...cases]
-				.sort((a, b) => a.runIndex - b.runIndex)
-				.map((c) => ({
-					question: ROWS[c.runIndex]?.question,
+				.sort((a, b) =>
+					a.runIndex === undefined
+						? Date.parse(a.runAt) - Date.parse(b.runAt)
+						: a.runIndex - b.runIndex,
+				)
+				.map((c, i) => ({
+					question: ROWS[c.runIndex ?? i]?.question,
 					status: c.status,
 					correctness: c.metrics?.correctness,
 					tools_used: c.metrics?.tools_used,
@@ -143,6 +176,6 @@ module.exports = function registerEvaluationChecks(env) {
 			env.log(
 				`evaluation metrics: ${JSON.stringify(byRow)}; run averages ${JSON.stringify(run.metrics)}`,
 			);
-		},
+		}),
 	);
 };

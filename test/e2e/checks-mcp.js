@@ -6,13 +6,14 @@
  * request timeout, so a tool that hangs fails the test instead of stalling it.
  */
 const assert = require('node:assert/strict');
-const { test } = require('node:test');
 
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
 const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const { testWhere, workflowMissingById } = require('./n8nFeatures');
 
 const DEMO_ID = 'bdDemoMcp';
 const UNKNOWN_FLOW_ID = 'bdE2eMcpUnknownFlow';
@@ -48,6 +49,8 @@ async function connect(env, workflowId) {
 const textOf = (result) => result.content.map((part) => part.text ?? '').join('');
 
 module.exports = function registerMcpChecks(env) {
+	// MCP Server Trigger 2.1: an n8n without it lists these checks as not applicable.
+	const test = testWhere(workflowMissingById(DEMO_ID) ?? workflowMissingById(UNKNOWN_FLOW_ID));
 	/**
 	 * Setup published both workflows; n8n registers a trigger's webhooks one by one after it
 	 * answers, so a client that comes right after may meet a 404 for a moment.

@@ -8,18 +8,16 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
+const { registerWhere, workflowMissingById } = require('./n8nFeatures');
 const { postAndReadLines } = require('./streamLines');
 
 const ANSWER = 'one two three four five six seven eight nine ten';
 
 module.exports = function registerStreamingChecks(env) {
-	test(
-		'a streaming webhook gets the flow tokens incrementally, in order, complete',
-		{
-			timeout: 120_000,
-			skip: !env.liveStreaming && 'n8n before 1.104 has no streaming responses',
-		},
-		async () => {
+	const streamingWebhook =
+		'a streaming webhook gets the flow tokens incrementally, in order, complete';
+	registerWhere(workflowMissingById('bdE2eStreamWebhook'), streamingWebhook, () =>
+		test(streamingWebhook, { timeout: 120_000 }, async () => {
 			env.assertPublished('bdE2eStreamWebhook');
 			const mark = env.emu.requests.length;
 			const started = Date.now();
@@ -56,7 +54,7 @@ module.exports = function registerStreamingChecks(env) {
 				`streaming: first chunk +${firstAt - started} ms, flow stream end +${run.respondedAt - started} ms, ` +
 					`response end +${endedAt - started} ms, ${beforeEnd}/10 chunks before the flow ended`,
 			);
-		},
+		}),
 	);
 
 	test(

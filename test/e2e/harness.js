@@ -25,17 +25,6 @@ const ACTIVATE = [
 	'bdDemoMcp',
 	'bdE2eMcpUnknownFlow',
 ];
-// Streaming responses (Chat Trigger and Webhook in streaming mode, isStreaming + sendChunk) exist
-// from n8n 1.104 on; before, the streaming checks have nothing to check (see README Compatibility).
-const LIVE_STREAMING_FROM = [1, 104, 0];
-
-function versionAtLeast(version, floor) {
-	const parts = version.split('.').map(Number);
-	for (let i = 0; i < floor.length; i++)
-		if ((parts[i] ?? 0) !== floor[i]) return (parts[i] ?? 0) > floor[i];
-	return true;
-}
-
 const log = (message) => console.log(`[e2e] ${message}`);
 
 /** Shared state of the suite; filled by setup(). */
@@ -51,7 +40,6 @@ const env = {
 	workflows: [],
 	timings: {},
 	log,
-	liveStreaming: versionAtLeast(local.N8N_VERSION, LIVE_STREAMING_FROM),
 	/** Workflows n8n refused to publish: the checks that need them fail saying so. */
 	notPublished: {},
 };
@@ -80,6 +68,12 @@ async function timed(name, fn) {
 	return result;
 }
 
+/** Installs n8n unless cached; run.js calls it before registering (n8nFeatures.js reads the install). */
+env.install = () =>
+	timed('n8n install (cached after the first run)', () =>
+		local.ensureN8nInstalled({ log: (m) => log(m) }),
+	);
+
 env.setup = async function setup() {
 	// Ctrl-C: stop n8n and the emulator before leaving.
 	process.once('SIGINT', () => {
@@ -89,9 +83,6 @@ env.setup = async function setup() {
 	log(`emulator on ${env.emu.baseUrl}`);
 	// The OpenAI Chat Model of demo 7 talks to this fake through its credential's Base URL.
 	env.openAi = await startFakeOpenAi();
-	await timed('n8n install (cached after the first run)', () =>
-		local.ensureN8nInstalled({ log: (m) => log(m) }),
-	);
 	const packed = await timed('clean build + npm pack', () => local.buildAndPack());
 
 	fs.mkdirSync(local.LOCAL_DIR, { recursive: true });

@@ -80,11 +80,11 @@ function registerPickerChecks(env, getPage, shotsDir) {
 		for (const name of OUR_NODE_NAMES)
 			assert.ok((await searchPicker(page, name)).includes(name), `"What happens next?", "${name}"`);
 
-		// The AI view, opened from the regular picker's own list.
+		// The AI view, opened from the regular picker's own list ("Advanced AI" in n8n 1.85).
 		await page.locator('input[data-test-id="node-creator-search-bar"]').fill('');
 		await page
 			.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')
-			.getByText('AI', { exact: true })
+			.getByText(/^(Advanced )?AI$/)
 			.first()
 			.click();
 		const inAiView = oursAmong(await searchPicker(page, 'BotDojo'));

@@ -10,21 +10,35 @@
 const { before, after } = require('node:test');
 
 const env = require('./harness');
+const { reportNotApplicable } = require('./n8nFeatures');
 
-before(() => env.setup(), { timeout: 30 * 60_000 });
-after(() => env.teardown(), { timeout: 120_000 });
+/**
+ * The checks are registered once n8n is installed: which of them apply is read off the installed
+ * n8n (n8nFeatures.js). node:test runs tests registered after the file has loaded.
+ */
+async function registerChecks() {
+	await env.install();
+	before(() => env.setup(), { timeout: 30 * 60_000 });
+	after(() => env.teardown(), { timeout: 120_000 });
 
-const trigger = require('./checks-trigger');
+	const trigger = require('./checks-trigger');
 
-trigger.registerTriggerStart(env);
-require('./checks-types')(env);
-require('./checks-demos')(env);
-require('./checks-export')(env);
-require('./checks-streaming')(env);
-require('./checks-slowRun').registerSlowRunChecks(env);
-require('./checks-agent')(env);
-require('./checks-evaluation')(env);
-require('./checks-mcp')(env);
-require('./checks-browser')(env);
-require('./checks-chathub')(env);
-trigger.registerTriggerCheck(env);
+	trigger.registerTriggerStart(env);
+	require('./checks-types')(env);
+	require('./checks-demos')(env);
+	require('./checks-export')(env);
+	require('./checks-streaming')(env);
+	require('./checks-slowRun').registerSlowRunChecks(env);
+	require('./checks-agent')(env);
+	require('./checks-evaluation')(env);
+	require('./checks-mcp')(env);
+	require('./checks-browser')(env);
+	require('./checks-chathub')(env);
+	trigger.registerTriggerCheck(env);
+	reportNotApplicable(env.log);
+}
+
+registerChecks().catch((error) => {
+	console.error(error.message);
+	process.exitCode = 1;
+});
