@@ -56,6 +56,8 @@ export const LEGACY_FIELDS_UNTIL = 1.1;
  * Short, as in n8n's own nodes (longer names are cut off in the panel); the description says more.
  */
 export const OPTION_NAMES = {
+	timeout: 'Timeout (Seconds)',
+	idleTimeout: 'Idle Timeout (Seconds)',
 	maxAttempts: 'Attempts When Busy',
 	maxRetryWait: 'Retry Wait (Seconds)',
 	maxLineMiB: 'Max Stream Line (MiB)',
@@ -155,7 +157,7 @@ function runOptions(): INodeProperties[] {
 				'Whether to pass each token on as it arrives when the workflow streams its response (Chat Trigger or Webhook with streaming). The aggregated item is output either way.',
 		},
 		{
-			displayName: 'Idle Timeout (Seconds)',
+			displayName: OPTION_NAMES.idleTimeout,
 			name: 'idleTimeout',
 			type: 'number',
 			typeOptions: { minValue: 0 },
@@ -239,7 +241,7 @@ function runOptions(): INodeProperties[] {
 				'Whether to read the run as a stream of events (tokens, tool calls, steps) rather than wait for the whole result',
 		},
 		{
-			displayName: 'Timeout (Seconds)',
+			displayName: OPTION_NAMES.timeout,
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 0 },

@@ -108,8 +108,8 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 		legacyOutput: ctx.getNode().typeVersion < LEGACY_FIELDS_UNTIL,
 		includeEvents: values.includeEvents ?? false,
 		includeLogs: values.includeLogs ?? false,
-		timeoutMs: seconds(place, 'Timeout (Seconds)', values.timeout, 300),
-		idleTimeoutMs: seconds(place, 'Idle Timeout (Seconds)', values.idleTimeout, 60),
+		timeoutMs: seconds(place, OPTION_NAMES.timeout, values.timeout, 300),
+		idleTimeoutMs: seconds(place, OPTION_NAMES.idleTimeout, values.idleTimeout, 60),
 		onFlowError: values.onFlowError ?? 'fail',
 		forwardTokens: values.forwardTokens ?? true,
 		retry: {
