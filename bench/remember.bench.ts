@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSessionStores } from '../nodes/BotDojoRunFlow/actions/sessionStore';
+import { forgetAllSessionStores } from '../nodes/BotDojoRunFlow/helpers/sessionStore';
 import { runNode, type BotDojoCredentialData } from '../test/helpers/engine';
 import { alternate, machine, report, startChildEmulator, type Sample } from './lib';
 

@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { runOperation } from '../shared/execution/runner';
+import { router } from '../shared/execution/runner';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { operation } from './actions/create.operation';
 
@@ -35,8 +35,7 @@ export class BotDojoCreateSession implements INodeType {
 		properties: operation.description,
 	};
 
-
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runOperation.call(this, operation);
+		return await router.call(this, [operation]);
 	}
 }

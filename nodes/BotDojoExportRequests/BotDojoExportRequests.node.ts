@@ -11,11 +11,13 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { routeOperation } from '../shared/execution/runner';
+import { operationList, operationParameters, router } from '../shared/execution/runner';
 import { flowIdProperty } from '../shared/params/flowId';
 import { nodeHeader } from '../shared/params/nodeHeader';
-import * as exportRequests from './actions/export.operation';
-import * as getBySession from './actions/getBySession.operation';
+import { operation as exportRequests } from './actions/export.operation';
+import { operation as getBySession } from './actions/getBySession.operation';
+
+const operations = [exportRequests, getBySession];
 
 export class BotDojoExportRequests implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,27 +44,15 @@ export class BotDojoExportRequests implements INodeType {
 				'Reads the finished requests (question, answer, status, timings) of a BotDojo flow since a date, one item per request, e.g. for a nightly report or spreadsheet.',
 		},
 		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [exportRequests.option, getBySession.option],
-				default: 'export',
-			},
+			operationList(operations),
 			flowIdProperty(
 				"ID of the flow whose requests to read. It is shown in the flow's address in BotDojo and on its API tab.",
 			),
-			...exportRequests.operation.description,
-			...getBySession.operation.description,
+			...operationParameters(operations),
 		],
 	};
 
-
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperation.call(this, {
-			export: exportRequests.operation,
-			getBySession: getBySession.operation,
-		});
+		return await router.call(this, operations);
 	}
 }

@@ -5,13 +5,13 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { routeOperation } from '../shared/execution/runner';
+import { operationList, operationParameters, router } from '../shared/execution/runner';
 import { nodeHeader, subtitleValue } from '../shared/params/nodeHeader';
-import * as getStatus from './actions/getStatus.operation';
+import { operation as getStatus } from './actions/getStatus.operation';
 import { indexIdField } from './actions/indexId';
-import * as queryMetadata from './actions/queryMetadata.operation';
+import { operation as queryMetadata } from './actions/queryMetadata.operation';
 
-const operations = { getStatus: getStatus.operation, queryMetadata: queryMetadata.operation };
+const operations = [getStatus, queryMetadata];
 
 export class BotDojoQueryIndex implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,23 +31,10 @@ export class BotDojoQueryIndex implements INodeType {
 			searchHint:
 				'Reads whether a BotDojo vector index is ready, or lists its chunks whose metadata match a JSON query.',
 		},
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [getStatus.option, queryMetadata.option],
-				default: 'getStatus',
-			},
-			indexIdField,
-			...getStatus.operation.description,
-			...queryMetadata.operation.description,
-		],
+		properties: [operationList(operations), indexIdField, ...operationParameters(operations)],
 	};
 
-
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperation.call(this, operations);
+		return await router.call(this, operations);
 	}
 }

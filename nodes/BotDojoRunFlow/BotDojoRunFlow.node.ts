@@ -5,8 +5,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { router } from '../shared/execution/runner';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
-import { execute, runFlowOperation } from './actions/run.operation';
+import { operation as runFlow } from './actions/run.operation';
 import { runFlowInputs } from './actions/session';
 
 export class BotDojoRunFlow implements INodeType {
@@ -67,12 +68,11 @@ export class BotDojoRunFlow implements INodeType {
 				description:
 					'Tells the AI Agent what the flow does and when to call it. A specific description makes the agent use the tool well.',
 			},
-			...runFlowOperation.description,
+			...runFlow.description,
 		],
 	};
 
-
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await execute.call(this);
+		return await router.call(this, [runFlow]);
 	}
 }

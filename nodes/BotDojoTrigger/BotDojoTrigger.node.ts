@@ -13,7 +13,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../shared/params/simplify';
-import { latestRecord, pollNewRecords, type StatusFilter } from './newRecords';
+import { latestRecord, pollNewRecords, type StatusFilter } from './helpers/newRecords';
 
 export class BotDojoTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -79,7 +79,6 @@ export class BotDojoTrigger implements INodeType {
 			...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION),
 		],
 	};
-
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const flowId = requireFlowId(

@@ -4,7 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { OPTION_NAMES } from '../../nodes/BotDojoRunFlow/actions/options';
+import { OPTION_NAMES } from '../../nodes/BotDojoRunFlow/helpers/runOptions';
 import { useEmulator } from '../helpers/emulator';
 import { flowRuns, MAY_HAVE_RUN, whatUserSees } from '../helpers/faults';
 import { message, runFlow } from '../helpers/runFlow';

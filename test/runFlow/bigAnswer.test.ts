@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { OPTION_NAMES } from '../../nodes/BotDojoRunFlow/actions/options';
+import { OPTION_NAMES } from '../../nodes/BotDojoRunFlow/helpers/runOptions';
 import { useEmulator } from '../helpers/emulator';
 import { runFlow } from '../helpers/runFlow';
 

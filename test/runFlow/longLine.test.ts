@@ -3,7 +3,7 @@
  * 256 Ki characters is parsed as it arrives. Whatever the cuts, it must give what JSON.parse
  * gives for the whole line. (The 2M-token run through the emulator is in bigAnswer.test.ts.)
  */
-import { NdjsonLines } from '../../nodes/shared/transport/ndjson';
+import { NdjsonLines } from '../../nodes/shared/transport/ndjsonLines';
 
 /** A small deterministic generator, so that a failure can be replayed. */
 function random(seed: number): () => number {

@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/actions/sessionStore';
+import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
 import { chats, sessionsSent, useChatFlow } from '../helpers/conversations';
 import { useEmulator } from '../helpers/emulator';
 import { message, startFlow } from '../helpers/runFlow';

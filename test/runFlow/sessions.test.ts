@@ -1,7 +1,7 @@
 /** BotDojo Run Flow: new, continued and remembered sessions. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/actions/sessionStore';
+import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { message, runBodies, runFlow } from '../helpers/runFlow';

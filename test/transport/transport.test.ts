@@ -1,10 +1,7 @@
-import {
-	parseRetryAfter,
-	positionalBody,
-	projectUrl,
-	serviceMessage,
-	unwrapResults,
-} from '../../nodes/shared/transport';
+import { serviceMessage } from '../../nodes/shared/transport/errors';
+import { projectUrl } from '../../nodes/shared/transport/project';
+import { positionalBody, unwrapResults } from '../../nodes/shared/transport/request';
+import { parseRetryAfter } from '../../nodes/shared/transport/retries';
 
 describe('transport building blocks', () => {
 	const credentials = {

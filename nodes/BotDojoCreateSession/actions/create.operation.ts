@@ -7,7 +7,7 @@ import {
 	simplifySession,
 	SIMPLIFY_SESSION_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { positionalResults } from '../../shared/transport';
+import { createSession } from '../../shared/transport/api';
 import { readSessionData, sessionDataProperties } from './sessionData';
 
 interface Prepared {
@@ -17,6 +17,12 @@ interface Prepared {
 }
 
 export const operation: Operation<Prepared> = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a session',
+		description: 'Start a session of the flow, with data the flow can read',
+	},
 	description: [
 		flowIdProperty(
 			"The flow the session is for. Pass the output's session ID to BotDojo Run Flow (Session: Continue) to run the flow in this session.",
@@ -32,13 +38,7 @@ export const operation: Operation<Prepared> = {
 		};
 	},
 	async execute(this: IExecuteFunctions, { flowId, data, simplify }: Prepared, itemIndex: number) {
-		// Creating a session runs no flow: a retry after 429/503 cannot repeat anything.
-		const session = (await positionalResults.call(
-			this,
-			['flow_sessions', 'createSession'],
-			[flowId, data],
-			{ subject: { flowId }, itemIndex },
-		)) as IDataObject;
+		const session = await createSession(this, flowId, data, itemIndex);
 		return simplify ? simplifySession(session) : session;
 	},
 };

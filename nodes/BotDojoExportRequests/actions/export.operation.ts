@@ -1,36 +1,22 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readDateParameter } from '../../shared/params/dates';
 import type { Operation } from '../../shared/execution/operation';
-import {
-	cursorProblem,
-	exportPages,
-	MAX_PAGE_SIZE,
-	type ExportQuery,
-} from '../../shared/transport';
+import { readDateParameter } from '../../shared/params/dates';
 import { readFlowId } from '../../shared/params/flowId';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { invalidInput, requireText } from '../../shared/validation';
+import {
+	cursorProblem,
+	exportPages,
+	MAX_PAGE_SIZE,
+	type ExportQuery,
+} from '../../shared/transport/exportPages';
+import { invalidInput, placeOf, requireText } from '../../shared/validation';
 import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
-import { placeOf, readWholeNumber } from './itemInput';
-
-export const option: INodePropertyOptions = {
-	name: 'Export',
-	value: 'export',
-	action: 'Export flow requests',
-	description:
-		'Read the finished requests (complete or error) of a flow, oldest first, one item per request',
-};
+import { readWholeNumber } from './itemInput';
 
 const FILE_MODES: FileFormat[] = ['csvFile', 'jsonLinesFile'];
 
@@ -208,7 +194,15 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 		const valid = 'Paste the _cursor of an earlier export (Include Cursor on), or leave it empty.';
 		throw invalidInput(place, 'Start Cursor', cursorWrong, valid);
 	}
-	return { flowId, pageSize, limit, fromDate, toDate, startCursor: startCursor || undefined };
+	return {
+		flowId,
+		pageSize,
+		limit,
+		fromDate,
+		toDate,
+		startCursor: startCursor || undefined,
+		resumeHint: 'To continue from a known point, use the Start Cursor option or a From Date.',
+	};
 }
 
 /** The file settings of one item, or undefined for Output › Items. */
@@ -243,7 +237,14 @@ interface Prepared {
 }
 
 export const operation: Operation<Prepared> = {
-	description: updateDisplayOptions({ show: { operation: ['export'] } }, properties),
+	option: {
+		name: 'Export',
+		value: 'export',
+		action: 'Export flow requests',
+		description:
+			'Read the finished requests (complete or error) of a flow, oldest first, one item per request',
+	},
+	description: properties,
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		const includeCursor = this.getNodeParameter('options.includeCursor', itemIndex, false);
 		const query = readQuery(this, itemIndex);
@@ -261,7 +262,7 @@ export const operation: Operation<Prepared> = {
 		const output: IDataObject[] = [];
 		let resumeCursor: string | undefined;
 		let hasMore = false;
-		for await (const page of exportPages.call(this, query, itemIndex)) {
+		for await (const page of exportPages(this, query, itemIndex)) {
 			// Raw records go out as parsed, without copies: exports can hold hundreds of thousands.
 			// The runner makes them items.
 			for (const record of page.records)

@@ -3,11 +3,12 @@
  * data, so the export's size is not bounded by memory (in n8n's filesystem binary mode nothing
  * is held whole). The one output item carries the file and what a later run needs to go on.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { chunkStream } from '../../shared/binary/chunkStream';
+import { OutputItems } from '../../shared/execution/operation';
 import { simplifyFlowRequest } from '../../shared/params/simplify';
-import { exportPages, type ExportQuery } from '../../shared/transport';
+import { exportPages, type ExportQuery } from '../../shared/transport/exportPages';
 import { csvHeader, csvRows, UTF8_BOM } from './csvWriter';
 
 export type FileFormat = 'csvFile' | 'jsonLinesFile';
@@ -52,7 +53,7 @@ async function* fileChunks(
 ): AsyncGenerator<Buffer> {
 	const csv = settings.format === 'csvFile';
 	if (csv) yield Buffer.from(`${settings.excelBom ? UTF8_BOM : ''}${csvHeader()}`);
-	for await (const page of exportPages.call(ctx, query, itemIndex)) {
+	for await (const page of exportPages(ctx, query, itemIndex)) {
 		const { records } = page;
 		summary.records += records.length;
 		summary.firstModified ??= modifiedOf(records[0]);
@@ -75,7 +76,7 @@ export async function exportToFile(
 	query: ExportQuery,
 	settings: FileSettings,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): Promise<OutputItems> {
 	const summary: Summary = {
 		records: 0,
 		firstModified: null,
@@ -93,5 +94,5 @@ export async function exportToFile(
 		FILE_TYPES[settings.format].mimeType,
 	);
 	const json: IDataObject = { ...summary, fileName: binary.fileName ?? settings.fileName };
-	return [{ json, binary: { [settings.binaryProperty]: binary } }];
+	return new OutputItems([{ json, binary: { [settings.binaryProperty]: binary } }]);
 }

@@ -1,28 +1,14 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
 import { readFlowId } from '../../shared/params/flowId';
-import { positionalResults } from '../../shared/transport';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { requireText } from '../../shared/validation';
-import { placeOf } from './itemInput';
-
-export const option: INodePropertyOptions = {
-	name: 'Get by Session',
-	value: 'getBySession',
-	action: 'Get requests of session',
-	description: 'Read every request of one flow session, in order, one item per request',
-};
+import { loadRequestsBySession } from '../../shared/transport/api';
+import { placeOf, requireText } from '../../shared/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -99,7 +85,13 @@ interface Prepared {
 }
 
 export const operation: Operation<Prepared> = {
-	description: updateDisplayOptions({ show: { operation: ['getBySession'] } }, properties),
+	option: {
+		name: 'Get by Session',
+		value: 'getBySession',
+		action: 'Get requests of session',
+		description: 'Read every request of one flow session, in order, one item per request',
+	},
+	description: properties,
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		const flowId = readFlowId(this, itemIndex);
 		const sessionId = requireText(
@@ -115,12 +107,7 @@ export const operation: Operation<Prepared> = {
 	},
 	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
 		const { flowId, sessionId, asOneConversation, simplify } = prepared;
-		const records = (await positionalResults.call(
-			this,
-			['flow_requests', 'loadByFlowSession'],
-			[flowId, sessionId],
-			{ subject: { flowId, sessionId }, itemIndex },
-		)) as IDataObject[];
+		const records = await loadRequestsBySession(this, flowId, sessionId, itemIndex);
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
 		return simplify ? records.map(simplifyFlowRequest) : records;
 	},

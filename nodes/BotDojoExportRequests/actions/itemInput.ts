@@ -1,7 +1,5 @@
-/** Reading the parameters of one item; the Flow ID is read by nodes/shared/params/flowId.ts. */
+/** Reading a number of one item; the Flow ID is read by nodes/shared/params/flowId.ts. */
 import { invalidInput, type InputPlace } from '../../shared/validation';
-
-export { placeOf } from '../../shared/validation';
 
 /** A whole number in [min, max], given as a number or as numeric text (from an expression). */
 export function readWholeNumber(

@@ -1,34 +1,9 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { positionalResults } from '../../shared/transport';
+import { queryIndexMetadata } from '../../shared/transport/api';
 import { parseJsonObject, placeOf } from '../../shared/validation';
 import { readIndexId } from './indexId';
-
-export const option: INodePropertyOptions = {
-	name: 'Query Metadata',
-	value: 'queryMetadata',
-	action: 'Find index chunks by metadata',
-	description: 'Find the chunks of the index whose metadata match a query, one item per chunk',
-};
-
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Query',
-		name: 'query',
-		type: 'json',
-		default: '{\n  "source": "handbook.pdf"\n}',
-		required: true,
-		description:
-			'A JSON object that the metadata of each chunk must match. Each key is a metadata field; its value is the value to match, or a condition such as {"$in": [...]}, {"$gte": 2}.',
-	},
-];
 
 interface Prepared {
 	indexId: string;
@@ -36,7 +11,23 @@ interface Prepared {
 }
 
 export const operation: Operation<Prepared> = {
-	description: updateDisplayOptions({ show: { operation: ['queryMetadata'] } }, properties),
+	option: {
+		name: 'Query Metadata',
+		value: 'queryMetadata',
+		action: 'Find index chunks by metadata',
+		description: 'Find the chunks of the index whose metadata match a query, one item per chunk',
+	},
+	description: [
+		{
+			displayName: 'Query',
+			name: 'query',
+			type: 'json',
+			default: '{\n  "source": "handbook.pdf"\n}',
+			required: true,
+			description:
+				'A JSON object that the metadata of each chunk must match. Each key is a metadata field; its value is the value to match, or a condition such as {"$in": [...]}, {"$gte": 2}.',
+		},
+	],
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		const indexId = readIndexId(this, itemIndex);
 		const query = parseJsonObject(
@@ -48,9 +39,6 @@ export const operation: Operation<Prepared> = {
 		return { indexId, query };
 	},
 	async execute(this: IExecuteFunctions, { indexId, query }: Prepared, itemIndex: number) {
-		return (await positionalResults.call(this, ['indexes', 'queryMetadata'], [indexId, query], {
-			subject: { indexId },
-			itemIndex,
-		})) as IDataObject[];
+		return await queryIndexMetadata(this, indexId, query, itemIndex);
 	},
 };

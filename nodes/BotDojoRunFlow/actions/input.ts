@@ -12,7 +12,8 @@ import {
 import { flowIdProperty } from '../../shared/params/flowId';
 import { beforeVersion } from '../../shared/params/simplify';
 import { invalidInput, requireText, type InputPlace, placeOf } from '../../shared/validation';
-import { LEGACY_FIELDS_UNTIL, OPTION_NAMES } from './options';
+import { OPTION_NAMES } from '../helpers/runOptions';
+import { LEGACY_FIELDS_UNTIL } from './options';
 
 /** Appended to input errors: they are raised before any request, so running again is safe. */
 export const NOTHING_SENT = 'Nothing was sent to BotDojo, so it is safe to fix this and run again.';
@@ -95,7 +96,9 @@ export function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).messageProperty;
 	const property = requireText(
 		place,
-		option === undefined ? 'Message Property' : `Options › ${OPTION_NAMES.messageProperty}`,
+		option === undefined
+			? OPTION_NAMES.messageProperty
+			: `Options › ${OPTION_NAMES.messageProperty}`,
 		option ?? ctx.getNodeParameter('messageProperty', itemIndex, 'text_input'),
 		`Enter the input property that takes the text, usually text_input. ${NOTHING_SENT}`,
 	);

@@ -5,6 +5,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { beforeVersion } from '../../shared/params/simplify';
+import { OPTION_NAMES } from '../helpers/runOptions';
 
 export const EVENT_TAGS = [
 	'onLog',
@@ -51,19 +52,6 @@ export const simplifyProperty: INodeProperties = {
  */
 export const LEGACY_FIELDS_UNTIL = 1.1;
 
-/**
- * The names of options that error messages repeat, in one place so that both stay in sync.
- * Short, as in n8n's own nodes (longer names are cut off in the panel); the description says more.
- */
-export const OPTION_NAMES = {
-	timeout: 'Timeout (Seconds)',
-	idleTimeout: 'Idle Timeout (Seconds)',
-	maxAttempts: 'Attempts When Busy',
-	maxRetryWait: 'Retry Wait (Seconds)',
-	maxLineMiB: 'Max Stream Line (MiB)',
-	messageProperty: 'Message Property',
-} as const;
-
 export const optionsProperty: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -104,7 +92,7 @@ function runOptions(): INodeProperties[] {
 			description: 'When the evaluations of the flow run (sent as evalOptions.runMode)',
 		},
 		{
-			displayName: 'Evaluations',
+			displayName: OPTION_NAMES.evalRuns,
 			name: 'evalRuns',
 			type: 'fixedCollection',
 			placeholder: 'Add Evaluation',
@@ -118,7 +106,7 @@ function runOptions(): INodeProperties[] {
 					name: 'run',
 					values: [
 						{
-							displayName: 'Flow Eval ID',
+							displayName: OPTION_NAMES.flowEvalId,
 							name: 'flowEvalId',
 							type: 'string',
 							default: '',
@@ -126,7 +114,7 @@ function runOptions(): INodeProperties[] {
 							description: 'ID of the evaluation flow',
 						},
 						{
-							displayName: 'External Input (JSON)',
+							displayName: OPTION_NAMES.externalInput,
 							name: 'externalInput',
 							// A string, not json: n8n marks an empty json field red, and this one is optional.
 							type: 'string',
@@ -180,7 +168,7 @@ function runOptions(): INodeProperties[] {
 			description: 'Whether to add the onLog events of the stream to the output (as logs)',
 		},
 		{
-			displayName: 'On Flow Error',
+			displayName: OPTION_NAMES.onFlowError,
 			name: 'onFlowError',
 			type: 'options',
 			options: [
@@ -199,7 +187,7 @@ function runOptions(): INodeProperties[] {
 			description: 'What to do when the flow ran but reported status "error"',
 		},
 		{
-			displayName: 'Override',
+			displayName: OPTION_NAMES.override,
 			name: 'override',
 			type: 'fixedCollection',
 			placeholder: 'Add Property',
@@ -212,7 +200,7 @@ function runOptions(): INodeProperties[] {
 					name: 'property',
 					values: [
 						{
-							displayName: 'Property Path',
+							displayName: OPTION_NAMES.overridePath,
 							name: 'path',
 							type: 'string',
 							default: '',

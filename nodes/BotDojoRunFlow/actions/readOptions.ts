@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { LONGEST_WAIT_MS, type RetryPolicy } from '../../shared/transport';
+import { LONGEST_WAIT_MS } from '../../shared/transport/wait';
 import {
 	invalidInput,
 	JSON_OR_TEXT_HELP,
@@ -14,26 +14,9 @@ import {
 	type InputPlace,
 	placeOf,
 } from '../../shared/validation';
+import { OPTION_NAMES, type RunOptions } from '../helpers/runOptions';
 import { NOTHING_SENT } from './input';
-import { EVENT_TAGS, LEGACY_FIELDS_UNTIL, OPTION_NAMES } from './options';
-
-export interface RunOptions {
-	/** The run's `options` as sent, without `flow_session_id` (the session decides that). */
-	request: IDataObject;
-	streaming: boolean;
-	/** Top-level Simplify; an old saved Options › Output of Raw still decides. */
-	simplify: boolean;
-	/** Node version 1: the output keeps `duration` and empty lists, as saved workflows expect. */
-	legacyOutput: boolean;
-	includeEvents: boolean;
-	includeLogs: boolean;
-	timeoutMs: number;
-	idleTimeoutMs: number;
-	onFlowError: 'fail' | 'output';
-	forwardTokens: boolean;
-	retry: RetryPolicy;
-	maxLineChars: number;
-}
+import { EVENT_TAGS, LEGACY_FIELDS_UNTIL } from './options';
 
 interface OptionValues {
 	version?: string;
@@ -136,13 +119,13 @@ function readOverride(
 	properties.forEach((property, index) => {
 		const path = requireText(
 			place,
-			`Options › Override › property ${index + 1} › Property Path`,
+			`Options › ${OPTION_NAMES.override} › property ${index + 1} › ${OPTION_NAMES.overridePath}`,
 			property.path,
 			`Give the node path and the property name, e.g. llm_1.temperature. ${NOTHING_SENT}`,
 		);
 		override[path] = jsonOrText(
 			place,
-			`Options › Override › "${path}"`,
+			`Options › ${OPTION_NAMES.override} › "${path}"`,
 			property.value,
 			`${JSON_OR_TEXT_HELP} ${NOTHING_SENT}`,
 		) as IDataObject[string];
@@ -156,11 +139,11 @@ function readEvalOptions(place: InputPlace, values: OptionValues): IDataObject |
 	const evalOptions: IDataObject = { runMode: values.evalRunMode ?? 'async' };
 	if (runs.length > 0) {
 		evalOptions.runs = runs.map((run, index) => {
-			const label = `Options › Evaluations › evaluation ${index + 1}`;
+			const label = `Options › ${OPTION_NAMES.evalRuns} › evaluation ${index + 1}`;
 			const entry: IDataObject = {
 				flowEvalId: requireText(
 					place,
-					`${label} › Flow Eval ID`,
+					`${label} › ${OPTION_NAMES.flowEvalId}`,
 					run.flowEvalId,
 					`Enter the flow ID of the evaluation. ${NOTHING_SENT}`,
 				),
@@ -169,7 +152,7 @@ function readEvalOptions(place: InputPlace, values: OptionValues): IDataObject |
 			if (input !== undefined && input !== null && input !== '') {
 				entry.flowEvalExternalInput = parseJsonObject(
 					place,
-					`${label} › External Input (JSON)`,
+					`${label} › ${OPTION_NAMES.externalInput}`,
 					input,
 					`Give a JSON object, e.g. {"expected": "a polite answer"}, or leave it empty. ${NOTHING_SENT}`,
 				);

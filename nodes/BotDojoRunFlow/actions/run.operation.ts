@@ -3,18 +3,18 @@
  * is sent when one is invalid, unless Continue On Fail), then the flow runs once per item in the
  * session the item asks for.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
-import { runOperation } from '../../shared/execution/runner';
 import { readFlowId } from '../../shared/params/flowId';
-import { canForward } from '../helpers/forwarder';
 import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
+import { canForward } from '../helpers/forwarder';
+import { runWithMemory } from '../helpers/memorySession';
+import { runRemembered } from '../helpers/rememberedRun';
+import type { RunOptions } from '../helpers/runOptions';
 import { inputProperties, NOTHING_SENT, readBody } from './input';
 import { optionsProperty, simplifyProperty } from './options';
-import { readConcurrency, readRunOptions, type RunOptions } from './readOptions';
-import { runWithMemory } from './memorySession';
-import { runRemembered } from './rememberedRun';
+import { readConcurrency, readRunOptions } from './readOptions';
 import { readSession, sessionProperties, type SessionChoice } from './session';
 
 interface PreparedRun {
@@ -24,8 +24,18 @@ interface PreparedRun {
 	options: RunOptions;
 }
 
-export const runFlowOperation: Operation<PreparedRun> = {
+export const operation: Operation<PreparedRun> = {
+	option: {
+		name: 'Run',
+		value: 'run',
+		action: 'Run a flow',
+		description: 'Run the flow once per item and output its answer',
+	},
 	description: [...inputProperties, ...sessionProperties, simplifyProperty, optionsProperty],
+
+	concurrency(this: IExecuteFunctions): number {
+		return readConcurrency(this);
+	},
 
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRun {
 		return {
@@ -59,9 +69,3 @@ export const runFlowOperation: Operation<PreparedRun> = {
 		return outcome.json;
 	},
 };
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runOperation.call(this, runFlowOperation as Operation, {
-		concurrency: readConcurrency(this),
-	});
-}

@@ -7,24 +7,17 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import {
-	flowReportedError,
-	isReadable,
-	LongLine,
-	NdjsonStreamError,
-	readNdjsonStream,
-	RunDeadline,
-	runFlowRequest,
-	runStreamError,
-	shapeOf,
-	unexpectedRunAnswer,
-	type RequestSettings,
-} from '../../shared/transport';
-import type { RunOptions } from '../actions/readOptions';
-import { OPTION_NAMES } from '../actions/options';
+import { shapeOf } from '../../shared/transport/answers';
+import { runFlow } from '../../shared/transport/api';
+import { LongLine } from '../../shared/transport/longLine';
+import { NdjsonStreamError, readNdjsonStream } from '../../shared/transport/ndjson';
+import { isReadable } from '../../shared/transport/retries';
+import { RunDeadline } from '../../shared/transport/runDeadline';
 import { RunCollector } from './collector';
 import { TokenForwarder } from './forwarder';
 import { answerText, outputJson } from './output';
+import { flowReportedError, runStreamError, unexpectedRunAnswer } from './runErrors';
+import { OPTION_NAMES, type RunOptions } from './runOptions';
 
 export interface FlowRun {
 	flowId: string;
@@ -72,31 +65,27 @@ async function request(
 	runAbort: AbortController,
 	deadline: RunDeadline,
 ): Promise<RunOutcome> {
-	const { flowId, options, sessionId, itemIndex } = run;
-	const settings: RequestSettings = {
-		subject: sessionId ? { flowId, sessionId } : { flowId },
-		itemIndex,
-		repeatable: false,
-		abortSignal: runAbort.signal,
-		retry: options.retry,
-		// 0 turns off n8n's own 300 s default: the run's deadline alone bounds it (Timeout option).
-		timeout: 0,
-	};
-	const payload = {
-		body: run.body,
-		options: sessionId ? { flow_session_id: sessionId, ...options.request } : options.request,
-	};
+	const { options, itemIndex } = run;
 	const forwarder =
 		run.forward && options.forwardTokens ? new TokenForwarder(ctx, itemIndex) : undefined;
 	const fail = (error: unknown, where: string) =>
-		interrupted(ctx, run, deadline, settings, where) ?? asNodeError(ctx, error, itemIndex);
+		interrupted(ctx, run, deadline, where) ?? asNodeError(ctx, error, itemIndex);
 
-	let response: Awaited<ReturnType<typeof runFlowRequest>>;
+	let response: Awaited<ReturnType<typeof runFlow>>;
 	try {
-		response = await runFlowRequest.call(ctx, flowId, payload, settings, options.streaming);
+		response = await runFlow(ctx, {
+			flowId: run.flowId,
+			sessionId: run.sessionId,
+			body: run.body,
+			options: options.request,
+			stream: options.streaming,
+			itemIndex,
+			abortSignal: runAbort.signal,
+			retry: options.retry,
+		});
 		if (!options.streaming) {
-			const record = await readRecord(ctx, response.body, settings, options, deadline);
-			return finish(ctx, run, settings, record, undefined, forwarder);
+			const record = await readRecord(ctx, run, response.body, deadline);
+			return finish(ctx, run, record, undefined, forwarder);
 		}
 	} catch (error) {
 		throw fail(error, '');
@@ -107,11 +96,11 @@ async function request(
 		deadline.answerBegan('record');
 		let record: IDataObject;
 		try {
-			record = await readRecord(ctx, body, settings, options, deadline);
+			record = await readRecord(ctx, run, body, deadline);
 		} catch (error) {
 			throw fail(error, ' while its answer was being read');
 		}
-		return finish(ctx, run, settings, record, undefined, forwarder);
+		return finish(ctx, run, record, undefined, forwarder);
 	}
 	deadline.answerBegan('stream');
 	const collector = new RunCollector(
@@ -135,13 +124,13 @@ async function request(
 		});
 		const final = result.final;
 		if (final === null || typeof final !== 'object' || Array.isArray(final)) {
-			throw unexpectedRunAnswer(ctx, `a stream line that is ${shapeOf(final)}`, settings);
+			throw unexpectedRunAnswer(ctx, `a stream line that is ${shapeOf(final)}`, run);
 		}
-		return finish(ctx, run, settings, final as IDataObject, collector, forwarder);
+		return finish(ctx, run, final as IDataObject, collector, forwarder);
 	} catch (error) {
 		if (!(error instanceof NdjsonStreamError)) throw asNodeError(ctx, error, itemIndex);
 		if (run.chunkErrors) forwarder?.error(error.message);
-		throw runStreamError(ctx, error, settings);
+		throw runStreamError(ctx, error, run);
 	}
 }
 
@@ -150,19 +139,18 @@ function interrupted(
 	ctx: IExecuteFunctions,
 	run: FlowRun,
 	deadline: RunDeadline,
-	settings: RequestSettings,
 	/** Where the run was, for a Stop: '' (before BotDojo answered) or ' while …'. */
 	where: string,
 ): Error | undefined {
 	const passed = deadline.reason;
 	if (passed) {
-		return runStreamError(ctx, { kind: passed.kind, message: passed.message, events: 0 }, settings);
+		return runStreamError(ctx, { kind: passed.kind, message: passed.message, events: 0 }, run);
 	}
 	if (run.cancelSignal?.aborted) {
 		const message = where
 			? `The run was canceled${where}`
 			: 'The run was canceled before BotDojo answered';
-		return runStreamError(ctx, { kind: 'cancelled', message, events: 0 }, settings);
+		return runStreamError(ctx, { kind: 'cancelled', message, events: 0 }, run);
 	}
 	return undefined;
 }
@@ -170,7 +158,6 @@ function interrupted(
 function finish(
 	ctx: IExecuteFunctions,
 	run: FlowRun,
-	settings: RequestSettings,
 	record: IDataObject,
 	collector: RunCollector | undefined,
 	forwarder: TokenForwarder | undefined,
@@ -183,7 +170,7 @@ function finish(
 		sessionId: typeof session === 'string' ? session : undefined,
 		failure:
 			record.status === 'error' && run.options.onFlowError === 'fail'
-				? flowReportedError(ctx, record, settings)
+				? flowReportedError(ctx, record, run)
 				: undefined,
 	};
 }
@@ -197,22 +184,12 @@ function isPlainJson(headers: Record<string, unknown> | undefined): boolean {
  *  key is redacted before the quote is cut). */
 const HEAD_CHARS = 1000;
 
-function droppedAnswer(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	bytes: number,
-	settings: RequestSettings,
-): Error {
-	const detail = (error as Error)?.message ?? String(error);
-	const message = `The connection dropped before BotDojo's whole answer had arrived (${detail}); ${bytes} bytes had arrived`;
-	return runStreamError(ctx, { kind: 'dropped', message, events: 0 }, settings);
-}
-
 /** The chunks of a whole answer as they arrive, each stamped on the run's deadline. */
 async function* arrivals(
+	ctx: IExecuteFunctions,
+	run: FlowRun,
 	body: AsyncIterable<Uint8Array | string>,
 	deadline: RunDeadline,
-	dropped: (error: unknown, bytes: number) => Error,
 ): AsyncGenerator<Uint8Array | string> {
 	let bytes = 0;
 	try {
@@ -222,7 +199,9 @@ async function* arrivals(
 			yield chunk;
 		}
 	} catch (error) {
-		throw dropped(error, bytes);
+		const detail = (error as Error)?.message ?? String(error);
+		const message = `The connection dropped before BotDojo's whole answer had arrived (${detail}); ${bytes} bytes had arrived`;
+		throw runStreamError(ctx, { kind: 'dropped', message, events: 0 }, run);
 	}
 }
 
@@ -234,25 +213,23 @@ async function* arrivals(
  */
 async function readRecord(
 	ctx: IExecuteFunctions,
+	run: FlowRun,
 	body: unknown,
-	settings: RequestSettings,
-	options: RunOptions,
 	deadline: RunDeadline,
 ): Promise<IDataObject> {
 	let answer = body;
 	if (isReadable(answer)) {
 		const decoder = new TextDecoder('utf-8');
 		const line = new LongLine();
-		const limit = 3 * options.maxLineChars;
+		const limit = 3 * run.options.maxLineChars;
 		let head = '';
 		let length = 0;
-		const dropped = (error: unknown, bytes: number) => droppedAnswer(ctx, error, bytes, settings);
-		for await (const chunk of arrivals(answer, deadline, dropped)) {
+		for await (const chunk of arrivals(ctx, run, answer, deadline)) {
 			const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
 			length += text.length;
 			if (length > limit) {
 				const message = `BotDojo's whole answer is longer than ${limit} characters (three times ${OPTION_NAMES.maxLineMiB}) and was refused rather than held in memory`;
-				throw runStreamError(ctx, { kind: 'oversize', message, events: 0 }, settings);
+				throw runStreamError(ctx, { kind: 'oversize', message, events: 0 }, run);
 			}
 			if (head.length < HEAD_CHARS) head += text.slice(0, HEAD_CHARS - head.length);
 			line.write(text);
@@ -261,7 +238,7 @@ async function readRecord(
 		try {
 			answer = line.end();
 		} catch {
-			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', settings, head);
+			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', run, head);
 		}
 	}
 	if (typeof answer === 'string') {
@@ -269,11 +246,11 @@ async function readRecord(
 		try {
 			answer = JSON.parse(text);
 		} catch {
-			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', settings, text);
+			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', run, text);
 		}
 	}
 	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-		throw unexpectedRunAnswer(ctx, '', settings, JSON.stringify(answer) ?? String(answer));
+		throw unexpectedRunAnswer(ctx, '', run, JSON.stringify(answer) ?? String(answer));
 	}
 	return answer as IDataObject;
 }

@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
-import type { RunOptions } from '../actions/readOptions';
+import type { RunOptions } from './runOptions';
 import type { RunCollector } from './collector';
 import { agentStepsOf, resolveToolCalls } from './toolCalls';
 

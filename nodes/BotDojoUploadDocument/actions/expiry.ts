@@ -7,9 +7,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readDateValue } from '../../shared/params/dates';
 import { invalidInput, type InputPlace } from '../../shared/validation';
 
-const show = (expiresMode: string) => ({
-	show: { operation: ['getDownloadLink'], expiresMode: [expiresMode] },
-});
+const show = (expiresMode: string) => ({ show: { expiresMode: [expiresMode] } });
 
 export const expiryProperties: INodeProperties[] = [
 	{
@@ -22,7 +20,6 @@ export const expiryProperties: INodeProperties[] = [
 			{ name: 'At a Date', value: 'date', description: 'A date and time' },
 		],
 		default: 'minutes',
-		displayOptions: { show: { operation: ['getDownloadLink'] } },
 		description: 'When the link stops working',
 	},
 	{

@@ -1,15 +1,8 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodePropertyOptions,
-	updateDisplayOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
-import { downloadSignedUrl, positionalResults } from '../../shared/transport';
+import { OutputItems, type Operation } from '../../shared/execution/operation';
+import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
+import { downloadSignedUrl } from '../../shared/transport/download';
 import {
 	invalidInput,
 	parseJsonObject,
@@ -18,16 +11,7 @@ import {
 	placeOf,
 } from '../../shared/validation';
 import { expiryProperties, readExpiry } from './expiry';
-import { loadByLogicalPath } from './getByLogicalPath.operation';
-import { readLookupPath } from './logicalPath';
-
-export const option: INodePropertyOptions = {
-	name: 'Get Download Link',
-	value: 'getDownloadLink',
-	action: 'Get download link',
-	description:
-		'Get a signed link that downloads the document without an API key until it expires, and optionally the file itself',
-};
+import { logicalPathProperty, readLookupPath } from './logicalPath';
 
 const properties: INodeProperties[] = [
 	{
@@ -49,17 +33,10 @@ const properties: INodeProperties[] = [
 		],
 		default: 'logicalPath',
 	},
-	{
-		displayName: 'Logical Path',
-		name: 'logicalPath',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. docs/handbook.pdf',
-		displayOptions: { show: { documentSource: ['logicalPath'] } },
-		description:
-			'The logical path the document was uploaded under; the link is for its latest version',
-	},
+	logicalPathProperty(
+		'The logical path the document was uploaded under; the link is for its latest version',
+		{ show: { documentSource: ['logicalPath'] } },
+	),
 	{
 		displayName: 'Document Record',
 		name: 'documentRecord',
@@ -129,40 +106,16 @@ async function execute(
 	this: IExecuteFunctions,
 	request: LinkRequest,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): Promise<OutputItems> {
 	const document =
 		'record' in request.document
 			? request.document.record
-			: await loadByLogicalPath.call(this, request.document.logicalPath, itemIndex);
+			: await loadDocumentByLogicalPath(this, request.document.logicalPath, itemIndex);
 	const expires = new Date(request.expiresAt).toISOString();
-	const url = (await positionalResults.call(
-		this,
-		['documents', 'getTemporarySignedUrl'],
-		[document, expires],
-		{
-			itemIndex,
-			abortSignal: this.getExecutionCancelSignal(),
-			subject: {
-				documentId: typeof document.id === 'string' ? document.id : undefined,
-				logicalPath: typeof document.logicalPath === 'string' ? document.logicalPath : undefined,
-			},
-		},
-	)) as string;
-	if (url === '') {
-		throw new NodeOperationError(this.getNode(), 'BotDojo answered without a download link', {
-			itemIndex,
-			description: 'documents/getTemporarySignedUrl returned an empty text instead of the link.',
-		});
-	}
-	const item: INodeExecutionData = {
-		json: { url, expires, document },
-		pairedItem: { item: itemIndex },
-	};
+	const url = await getTemporarySignedUrl(this, document, expires, itemIndex);
+	const item: INodeExecutionData = { json: { url, expires, document } };
 	if (request.downloadInto) {
-		const file = await downloadSignedUrl.call(this, url, request.expiresAt, {
-			itemIndex,
-			abortSignal: this.getExecutionCancelSignal(),
-		});
+		const file = await downloadSignedUrl(this, url, request.expiresAt, { itemIndex });
 		const fileName = String(document.fileName ?? '') || lastSegment(document.logicalPath);
 		// Always pass a MIME type: without one n8n sniffs the bytes with a dynamic import.
 		const mimeType =
@@ -171,7 +124,7 @@ async function execute(
 			[request.downloadInto]: await this.helpers.prepareBinaryData(file.data, fileName, mimeType),
 		};
 	}
-	return [item];
+	return new OutputItems([item]);
 }
 
 function readRecord(place: InputPlace, value: unknown): IDataObject {
@@ -189,7 +142,14 @@ function lastSegment(logicalPath: unknown): string {
 }
 
 export const operation: Operation<LinkRequest> = {
-	description: updateDisplayOptions({ show: { operation: ['getDownloadLink'] } }, properties),
+	option: {
+		name: 'Get Download Link',
+		value: 'getDownloadLink',
+		action: 'Get download link',
+		description:
+			'Get a signed link that downloads the document without an API key until it expires, and optionally the file itself',
+	},
+	description: properties,
 	prepare,
 	execute,
 };

@@ -2,6 +2,8 @@
  * The logical path of a document: where it lives in the project. Uploads check it strictly,
  * so that every stored path is plain; lookups only refuse what can never be a path.
  */
+import type { INodeProperties } from 'n8n-workflow';
+
 import { invalidInput, requireText, type InputPlace } from '../../shared/validation';
 
 const MAX_LENGTH = 1024;
@@ -11,6 +13,23 @@ export const UPLOAD_PATH_RULES =
 
 const LOOKUP_PATH_RULES =
 	'Enter the logical path the document was uploaded under, e.g. docs/handbook.pdf.';
+
+/** The Logical Path parameter, as every operation shows it; `description` says what it is for. */
+export function logicalPathProperty(
+	description: string,
+	displayOptions?: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName: 'Logical Path',
+		name: 'logicalPath',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. docs/handbook.pdf',
+		...(displayOptions ? { displayOptions } : {}),
+		description,
+	};
+}
 
 /** Whether the text holds an ASCII control character (U+0000–U+001F, U+007F), e.g. a line break. */
 export function hasControlCharacter(text: string): boolean {

@@ -1,12 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IBinaryData,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
 import {
@@ -14,18 +6,15 @@ import {
 	readFieldsOrJson,
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
-import { uploadRequest } from '../../shared/transport';
+import { uploadDocument } from '../../shared/transport/api';
 import { invalidInput, requireText, type InputPlace, placeOf } from '../../shared/validation';
 import { binaryAsBlob } from './binaryBlob';
-import { hasControlCharacter, readUploadPath, UPLOAD_PATH_RULES } from './logicalPath';
-
-export const option: INodePropertyOptions = {
-	name: 'Upload',
-	value: 'upload',
-	action: 'Upload document',
-	description:
-		'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
-};
+import {
+	hasControlCharacter,
+	logicalPathProperty,
+	readUploadPath,
+	UPLOAD_PATH_RULES,
+} from './logicalPath';
 
 /** Custom attributes stored with the document (`meta`). */
 const META: FieldsOrJson = {
@@ -61,15 +50,9 @@ const properties: INodeProperties[] = [
 		required: true,
 		hint: 'The name of the input binary field containing the file to upload',
 	},
-	{
-		displayName: 'Logical Path',
-		name: 'logicalPath',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. docs/handbook.pdf',
-		description: `Where the document lives in the project. Upload to the same path again to make a new version of the same document. ${UPLOAD_PATH_RULES}`,
-	},
+	logicalPathProperty(
+		`Where the document lives in the project. Upload to the same path again to make a new version of the same document. ${UPLOAD_PATH_RULES}`,
+	),
 	{
 		displayName: 'File Name',
 		name: 'fileName',
@@ -118,19 +101,10 @@ async function execute(
 	this: IExecuteFunctions,
 	request: UploadRequest,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const form = new FormData();
+): Promise<IDataObject> {
+	const { fileName, logicalPath, meta } = request;
 	const file = await binaryAsBlob(this, request.binary, request.contentType);
-	form.append('document', file, request.fileName);
-	form.append('fileName', request.fileName);
-	form.append('logicalPath', request.logicalPath);
-	if (request.meta) form.append('meta', JSON.stringify(request.meta));
-	const record = await uploadRequest.call(this, form, {
-		itemIndex,
-		subject: { logicalPath: request.logicalPath },
-		abortSignal: this.getExecutionCancelSignal(),
-	});
-	return [{ json: record as IDataObject, pairedItem: { item: itemIndex } }];
+	return await uploadDocument(this, { file, fileName, logicalPath, meta }, itemIndex);
 }
 
 function readBinary(ctx: IExecuteFunctions, place: InputPlace): IBinaryData {
@@ -176,7 +150,14 @@ function readFileName(
 }
 
 export const operation: Operation<UploadRequest> = {
-	description: updateDisplayOptions({ show: { operation: ['upload'] } }, properties),
+	option: {
+		name: 'Upload',
+		value: 'upload',
+		action: 'Upload document',
+		description:
+			'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
+	},
+	description: properties,
 	prepare,
 	execute,
 };

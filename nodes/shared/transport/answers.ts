@@ -6,20 +6,11 @@
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
 import { quoteAnswer } from './redaction';
-import { knownApiKey, positionalRequest, unwrapResults } from './request';
+import { knownApiKey } from './project';
+import { positionalRequest, unwrapResults } from './request';
 import type { BotDojoContext, Endpoint, RequestSettings } from './types';
 
 export type AnswerShape = 'object' | 'array' | 'string';
-
-/** Each positional endpoint's result once `{ results }` is unwrapped (the spec's "Returns"). */
-const RESULT_SHAPES: Record<string, AnswerShape> = {
-	'flow_sessions/createSession': 'object',
-	'flow_requests/loadByFlowSession': 'array',
-	'documents/getTemporarySignedUrl': 'string',
-	'documents/loadByLogicalPath': 'object',
-	'indexes/getStatus': 'object',
-	'indexes/queryMetadata': 'array',
-};
 
 /** The shape of an answer in words, for errors: "an array", "a string", "null". */
 export function shapeOf(value: unknown): string {
@@ -72,12 +63,12 @@ export function resultsOf<T>(
 
 /** Calls a positional endpoint and returns its result, unwrapped and of the endpoint's shape. */
 export async function positionalResults<T>(
-	this: BotDojoContext,
+	ctx: BotDojoContext,
 	endpoint: Endpoint,
 	params: readonly unknown[],
+	shape: AnswerShape,
 	settings: RequestSettings = {},
 ): Promise<T> {
-	const shape = RESULT_SHAPES[endpoint.join('/')];
-	const answer = await positionalRequest.call(this, endpoint, params, settings);
-	return shape ? resultsOf<T>(this, answer, endpoint, shape, settings.itemIndex) : (answer as T);
+	const answer = await positionalRequest(ctx, endpoint, params, settings);
+	return resultsOf<T>(ctx, answer, endpoint, shape, settings.itemIndex);
 }

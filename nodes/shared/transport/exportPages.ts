@@ -1,14 +1,12 @@
 /**
- * The export pager: cursor pagination over BotDojo's flow request export, shared by the Export Requests node and
- * the Trigger. Each page is a fresh positional request `[flowId, afterCursor, limit, fromDate,
- * toDate]`; pagination that makes no progress stops with an error instead of looping.
+ * The export pager: cursor pagination over BotDojo's flow request export (api.ts), shared by the
+ * Export Requests node and the Trigger. Pagination that makes no progress stops with an error
+ * instead of looping.
  */
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { wrongAnswerError } from './answers';
-import { positionalRequest, type BotDojoContext, type Endpoint } from './request';
-
-export const EXPORT_ENDPOINT: Endpoint = ['flow_requests', 'export'];
+import { exportRequestsPage, type ExportAnswer } from './api';
+import type { BotDojoContext } from './types';
 
 /** BotDojo's largest export page. */
 export const MAX_PAGE_SIZE = 1000;
@@ -39,6 +37,8 @@ export interface ExportQuery {
 	toDate?: string;
 	/** Most records in all; every record when undefined. */
 	limit?: number;
+	/** How to go on from a known point, in the node's words, for when the export stalls. */
+	resumeHint?: string;
 }
 
 export interface ExportPage {
@@ -51,18 +51,12 @@ export interface ExportPage {
 	hasMore: boolean;
 }
 
-interface ExportAnswer {
-	results: IDataObject[];
-	nextCursor?: string;
-	hasMore: boolean;
-}
-
 /**
  * The export's pages, in order. With a limit, each request asks for no more than the records
  * still wanted, so a page's `nextCursor` always points just after the last record returned.
  */
 export async function* exportPages(
-	this: BotDojoContext,
+	ctx: BotDojoContext,
 	query: ExportQuery,
 	itemIndex = 0,
 ): AsyncGenerator<ExportPage, void, undefined> {
@@ -75,14 +69,10 @@ export async function* exportPages(
 		page++;
 		if (afterCursor !== undefined) cursorsSent.add(afterCursor);
 		const size = Math.min(query.pageSize, remaining);
-		const answer = readAnswer(
-			this,
-			await positionalRequest.call(
-				this,
-				EXPORT_ENDPOINT,
-				[query.flowId, afterCursor, size, query.fromDate, query.toDate],
-				{ subject: { flowId: query.flowId }, itemIndex },
-			),
+		const { flowId, fromDate, toDate } = query;
+		const answer = await exportRequestsPage(
+			ctx,
+			{ flowId, afterCursor, limit: size, fromDate, toDate },
 			itemIndex,
 		);
 		// A page larger than asked for is cut, so the limit holds whatever BotDojo sends; its
@@ -94,7 +84,7 @@ export async function* exportPages(
 
 		if (hasMore) {
 			const stuck = noProgress(answer, cursorsSent);
-			if (stuck) throw stalled(this, stuck, page, query, itemIndex);
+			if (stuck) throw stalled(ctx, stuck, page, query, itemIndex);
 		}
 		yield {
 			records,
@@ -129,25 +119,7 @@ function stalled(
 		`BotDojo's export of flow "${query.flowId}" stopped making progress on page ${page}: ${reason}`,
 		{
 			itemIndex,
-			description:
-				'The export was stopped so that it cannot loop forever or return records twice. This is a problem on the BotDojo side; try again later. To continue from a known point, use the Start Cursor option or a From Date.',
+			description: `The export was stopped so that it cannot loop forever or return records twice. This is a problem on the BotDojo side; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`,
 		},
 	);
-}
-
-/** `{ results, nextCursor, hasMore }`, read liberally (a bare array is a single, last page). */
-function readAnswer(ctx: BotDojoContext, answer: unknown, itemIndex: number): ExportAnswer {
-	if (Array.isArray(answer)) return { results: answer as IDataObject[], hasMore: false };
-	const body = (answer ?? {}) as { results?: unknown; nextCursor?: unknown; hasMore?: unknown };
-	if (!Array.isArray(body.results)) {
-		const found = answer !== null && typeof answer === 'object' ? body.results : answer;
-		const expected = 'a list of records in "results"';
-		throw wrongAnswerError(ctx, answer, EXPORT_ENDPOINT, expected, found, itemIndex);
-	}
-	const cursor = body.nextCursor;
-	return {
-		results: body.results as IDataObject[],
-		nextCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
-		hasMore: body.hasMore === true || body.hasMore === 'true',
-	};
 }

@@ -5,8 +5,6 @@
 import { LineFault, NdjsonLines } from './ndjsonLines';
 import type { RunDeadline } from './runDeadline';
 
-export { DEFAULT_MAX_LINE_CHARS, NdjsonLines } from './ndjsonLines';
-export { LongLine } from './longLine';
 
 export type NdjsonFailure =
 	| 'malformed'

@@ -15,32 +15,6 @@ import { CREDENTIAL_TYPE, readCredentialOfRun, projectUrl } from './project';
 import { DEFAULT_RETRY, header, isReadable, retryWhileRateLimited } from './retries';
 import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './types';
 
-export type {
-	BotDojoContext,
-	Endpoint,
-	FullResponse,
-	ProjectCredentials,
-	RequestSettings,
-	RequestSubject,
-	RetryPolicy,
-} from './types';
-
-export {
-	CREDENTIAL_TYPE,
-	baseUrlProblem,
-	knownApiKey,
-	projectUrl,
-	readCredentials,
-} from './project';
-export {
-	DEFAULT_RETRY,
-	header,
-	isReadable,
-	parseRetryAfter,
-	retryWhileRateLimited,
-	type RateLimitedRequest,
-} from './retries';
-
 /**
  * The positional body `{ params: [...] }`: trailing absent parameters are left out,
  * an absent parameter before a present one is sent as `null`.
@@ -67,34 +41,33 @@ export function unwrapResults<T = unknown>(answer: unknown): T {
 
 /** Calls a positional-parameter endpoint (POST `{ params }`) and returns its answer as sent. */
 export async function positionalRequest(
-	this: BotDojoContext,
+	ctx: BotDojoContext,
 	endpoint: Endpoint,
 	params: readonly unknown[],
 	settings: RequestSettings = {},
 ): Promise<unknown> {
-	return await botDojoRequest.call(this, 'POST', endpoint, positionalBody(params), settings);
+	return await botDojoRequest(ctx, 'POST', endpoint, positionalBody(params), settings);
 }
 
 /** Sends one request to a project endpoint, retrying 429/503 answers, and maps failures. */
 export async function botDojoRequest(
-	this: BotDojoContext,
 	...request: Parameters<typeof sendWithRetries>
 ): Promise<unknown> {
-	const response = await sendWithRetries.call(this, ...request);
+	const response = await sendWithRetries(...request);
 	return response.body;
 }
 
 /** Sends the request and returns the full response of the first attempt that BotDojo accepted. */
 export async function sendWithRetries(
-	this: BotDojoContext,
+	ctx: BotDojoContext,
 	method: IHttpRequestMethods,
 	endpoint: Endpoint,
 	body: IDataObject | FormData | { params: unknown[] },
 	settings: RequestSettings = {},
 	extra: Partial<IHttpRequestOptions> = {},
 ): Promise<FullResponse> {
-	const { fields: credentials, auth } = await readCredentialOfRun(this);
-	const abortSignal = cancelSignalOf(this, settings);
+	const { fields: credentials, auth } = await readCredentialOfRun(ctx);
+	const abortSignal = cancelSignalOf(ctx, settings);
 	const isForm = body instanceof FormData;
 	const options: IHttpRequestOptions = {
 		method,
@@ -113,8 +86,8 @@ export async function sendWithRetries(
 
 	return await retryWhileRateLimited({
 		send: async () =>
-			(await this.helpers.httpRequestWithAuthentication.call(
-				this,
+			(await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
 				CREDENTIAL_TYPE,
 				options,
 				auth,
@@ -122,10 +95,10 @@ export async function sendWithRetries(
 		retry: settings.retry ?? DEFAULT_RETRY,
 		abortSignal,
 		// A Stop during a Retry-After wait is safe to retry: nothing ran yet.
-		networkError: (error, waiting) => transportError(this, error, credentials, settings, waiting),
+		networkError: (error, waiting) => transportError(ctx, error, credentials, settings, waiting),
 		refusal: async (response, attempts) =>
 			apiError(
-				this,
+				ctx,
 				response.statusCode,
 				await readErrorBody(response.body),
 				credentials,

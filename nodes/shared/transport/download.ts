@@ -1,60 +1,21 @@
 /**
- * Documents: the multipart upload and the download of a temporary signed link.
+ * The download of a temporary signed link: from BotDojo's file storage, not its API, so without
+ * the API key, and only to where signedLink.ts allows.
  */
 import {
 	NodeApiError,
 	NodeOperationError,
-	type IDataObject,
 	type IExecuteFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { resultsOf } from './answers';
 import { saidByService } from './errors';
+import { knownApiKey, readCredentials } from './project';
 import { redactDeep } from './redaction';
-import {
-	botDojoRequest,
-	DEFAULT_RETRY,
-	header,
-	knownApiKey,
-	readCredentials,
-	readErrorBody,
-	retryWhileRateLimited,
-	type FullResponse,
-	type RequestSettings,
-} from './request';
+import { readErrorBody } from './request';
+import { DEFAULT_RETRY, header, retryWhileRateLimited } from './retries';
+import type { FullResponse, RequestSettings } from './types';
 import { linkProblem, linkWithoutSignature, MAX_REDIRECTS } from './signedLink';
-
-const UPLOAD_ENDPOINT = ['documents', 'upload-file'];
-
-/**
- * Uploads a document as `multipart/form-data` (named fields, not positional). Redirects are not
- * followed: a client that follows them keeps a copy of the whole body to send it again.
- */
-export async function uploadRequest(
-	this: IExecuteFunctions,
-	form: FormData,
-	settings: RequestSettings = {},
-): Promise<IDataObject> {
-	let answer: unknown;
-	try {
-		answer = await botDojoRequest.call(this, 'POST', UPLOAD_ENDPOINT, form, settings, {
-			disableFollowRedirect: true,
-		});
-	} catch (error) {
-		throw explainUploadRefusal(error);
-	}
-	return resultsOf<IDataObject>(this, answer, UPLOAD_ENDPOINT, 'object', settings.itemIndex);
-}
-
-/** A 403 on upload has two causes a user can act on: say both in the message itself. */
-function explainUploadRefusal(error: unknown): unknown {
-	if (error instanceof NodeApiError && error.httpCode === '403') {
-		error.message =
-			'The API key may not upload documents (403): it lacks upload permission, or it is a flow key';
-	}
-	return error;
-}
 
 /** A downloaded file: its body as it arrives, for n8n's binary data (never held whole here). */
 export interface DownloadedFile {
@@ -70,19 +31,19 @@ export interface DownloadedFile {
  * asked for, to tell an expired link from others.
  */
 export async function downloadSignedUrl(
-	this: IExecuteFunctions,
+	ctx: IExecuteFunctions,
 	url: string,
 	expiresAt: number,
 	settings: RequestSettings = {},
 ): Promise<DownloadedFile> {
-	const abortSignal = settings.abortSignal ?? this.getExecutionCancelSignal?.();
-	const { baseUrl } = await readCredentials(this);
-	let link = checkedLink(this, url, baseUrl, settings);
+	const abortSignal = settings.abortSignal ?? ctx.getExecutionCancelSignal?.();
+	const { baseUrl } = await readCredentials(ctx);
+	let link = checkedLink(ctx, url, baseUrl, settings);
 	for (let redirects = 0; ; redirects++) {
 		const target = link;
 		const response = await retryWhileRateLimited({
 			send: async () =>
-				(await this.helpers.httpRequest({
+				(await ctx.helpers.httpRequest({
 					method: 'GET',
 					url: target.href,
 					encoding: 'stream',
@@ -94,9 +55,9 @@ export async function downloadSignedUrl(
 				})) as FullResponse,
 			retry: settings.retry ?? DEFAULT_RETRY,
 			abortSignal,
-			networkError: (error) => downloadFailure(this, error, url, settings),
+			networkError: (error) => downloadFailure(ctx, error, url, settings),
 			refusal: async (refused) =>
-				downloadRefusal(this, refused, await readErrorBody(refused.body), url, expiresAt, settings),
+				downloadRefusal(ctx, refused, await readErrorBody(refused.body), url, expiresAt, settings),
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');
@@ -107,13 +68,13 @@ export async function downloadSignedUrl(
 		const location = header(response.headers, 'location');
 		if (!location || redirects >= MAX_REDIRECTS) {
 			const why = location ? `more than ${MAX_REDIRECTS} times` : 'without saying where to';
-			throw new NodeApiError(this.getNode(), { statusCode: response.statusCode } as JsonObject, {
+			throw new NodeApiError(ctx.getNode(), { statusCode: response.statusCode } as JsonObject, {
 				message: `The download link redirected ${why} (${response.statusCode})`,
 				description: `Nothing was downloaded. Get a new link. Link: ${linkWithoutSignature(url)}.`,
 				itemIndex: settings.itemIndex,
 			});
 		}
-		link = checkedLink(this, location, baseUrl, settings, link);
+		link = checkedLink(ctx, location, baseUrl, settings, link);
 	}
 }
 
@@ -159,7 +120,7 @@ function downloadRefusal(
 	let description: string;
 	if (expired && (status === 400 || status === 401 || status === 403 || status === 410)) {
 		message = `The download link has expired (it was valid until ${until})`;
-		description = `${saidLine}Ask for a link that lasts longer (Expires) and download it before then, e.g. with the Download File option of this node.`;
+		description = `${saidLine}Ask for a link that lasts longer and download the file before then, e.g. in the same run.`;
 	} else if (status === 403 || status === 401) {
 		message = `The download link was refused (${status})`;
 		description = `${saidLine}Its signature does not match: the link may have been changed. Get a new link.`;

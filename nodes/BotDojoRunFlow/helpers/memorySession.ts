@@ -28,9 +28,9 @@ import {
 } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import { positionalResults } from '../../shared/transport';
+import { createSession } from '../../shared/transport/api';
 import { readCredentials } from '../../shared/transport/project';
-import type { RunOutcome } from '../helpers/flowRun';
+import type { RunOutcome } from './flowRun';
 import { isSessionRefused } from './rememberedRun';
 import type { SessionUse } from './sessionStore';
 
@@ -132,19 +132,14 @@ async function currentMarker(history: ChatHistory, signer: Signer): Promise<Mark
 }
 
 /** A new session for the flow, or undefined when the key may not create one (a flow key). */
-async function createSession(
+async function newSessionId(
 	ctx: IExecuteFunctions,
 	flowId: string,
 	itemIndex: number,
 ): Promise<string | undefined> {
 	try {
-		const answer = (await positionalResults.call(
-			ctx,
-			['flow_sessions', 'createSession'],
-			[flowId, {}],
-			{ subject: { flowId }, itemIndex },
-		)) as IDataObject;
-		return typeof answer?.id === 'string' ? answer.id : undefined;
+		const session = await createSession(ctx, flowId, {}, itemIndex);
+		return typeof session.id === 'string' ? session.id : undefined;
 	} catch (error) {
 		if ((error as { httpCode?: string }).httpCode === '403') return undefined;
 		throw asNodeError(ctx, error, itemIndex);
@@ -163,7 +158,7 @@ async function startGeneration(
 	itemIndex: number,
 	generation: number,
 ): Promise<Marker | undefined> {
-	const id = await createSession(ctx, flowId, itemIndex);
+	const id = await newSessionId(ctx, flowId, itemIndex);
 	if (!id) return undefined;
 	await history.addAIMessage(markerText(signer, { generation, id }));
 	const current = await currentMarker(history, signer);

@@ -6,7 +6,7 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import type { RunOutcome } from '../helpers/flowRun';
+import type { RunOutcome } from './flowRun';
 import { sessionStoreOf, type SessionUse } from './sessionStore';
 
 export function isSessionRefused(error: unknown): boolean {

@@ -6,8 +6,8 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { toUtcIso } from '../shared/params/dates';
-import { exportPages, MAX_PAGE_SIZE } from '../shared/transport';
+import { toUtcIso } from '../../shared/params/dates';
+import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/exportPages';
 import { HandledWindow, endedAtMs, type HandledIds } from './handledWindow';
 
 export type StatusFilter = 'both' | 'complete' | 'error';
@@ -79,7 +79,7 @@ export async function pollNewRecords(
 	const fromDate = resume?.fromDate ?? toUtcIso(markMs);
 	let next: PollState['resume'];
 
-	const pages = exportPages.call(this, {
+	const pages = exportPages(this, {
 		flowId,
 		pageSize: MAX_PAGE_SIZE,
 		fromDate,
@@ -137,7 +137,7 @@ export async function latestRecord(
 	for (const windowMs of MANUAL_WINDOWS_MS) {
 		let latest: IDataObject | undefined;
 		const fromDate = windowMs === undefined ? undefined : toUtcIso(now - windowMs);
-		for await (const page of exportPages.call(this, {
+		for await (const page of exportPages(this, {
 			flowId,
 			pageSize: MAX_PAGE_SIZE,
 			fromDate,

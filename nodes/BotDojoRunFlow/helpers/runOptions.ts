@@ -1,0 +1,42 @@
+/**
+ * What one run needs from the node's Options (read and checked by actions/readOptions.ts), and
+ * the names the panel shows for the options that messages mention: kept here, below both the
+ * parameters that display them and the helpers that word errors with them.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { RetryPolicy } from '../../shared/transport/types';
+
+/** Short, as in n8n's own nodes (longer names are cut off in the panel). */
+export const OPTION_NAMES = {
+	timeout: 'Timeout (Seconds)',
+	idleTimeout: 'Idle Timeout (Seconds)',
+	maxAttempts: 'Attempts When Busy',
+	maxRetryWait: 'Retry Wait (Seconds)',
+	maxLineMiB: 'Max Stream Line (MiB)',
+	messageProperty: 'Message Property',
+	onFlowError: 'On Flow Error',
+	override: 'Override',
+	overridePath: 'Property Path',
+	evalRuns: 'Evaluations',
+	flowEvalId: 'Flow Eval ID',
+	externalInput: 'External Input (JSON)',
+} as const;
+
+export interface RunOptions {
+	/** The run's `options` as sent, without `flow_session_id` (the session decides that). */
+	request: IDataObject;
+	streaming: boolean;
+	/** Top-level Simplify; an old saved Options › Output of Raw still decides. */
+	simplify: boolean;
+	/** Node version 1: the output keeps `duration` and empty lists, as saved workflows expect. */
+	legacyOutput: boolean;
+	includeEvents: boolean;
+	includeLogs: boolean;
+	timeoutMs: number;
+	idleTimeoutMs: number;
+	onFlowError: 'fail' | 'output';
+	forwardTokens: boolean;
+	retry: RetryPolicy;
+	maxLineChars: number;
+}
