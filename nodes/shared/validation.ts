@@ -2,7 +2,13 @@
  * Checks of user input, run before any request. Each error names the parameter, the item
  * and what would be valid.
  */
-import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 export interface InputPlace {
 	readonly node: INode;
@@ -47,6 +53,22 @@ export function requireText(
 		throw invalidInput(place, parameter, 'is empty', valid);
 	}
 	return value.trim();
+}
+
+/**
+ * A required text parameter of the item, read by its property's name and default and named in
+ * errors by its display name: each is written once, in the property.
+ */
+export function requireTextParameter(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+	valid: string,
+): string {
+	// n8n fills in defaults; an expression default (`={{ … }}`) is no text to fall back on.
+	const fallback = String(property.default ?? '').startsWith('=') ? '' : property.default;
+	const value = ctx.getNodeParameter(property.name, itemIndex, fallback);
+	return requireText(placeOf(ctx, itemIndex), property.displayName, value, valid);
 }
 
 /** A JSON object given either as an object (an expression's result) or as JSON text. */

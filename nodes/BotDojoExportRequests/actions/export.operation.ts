@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { Operation } from '../../shared/execution/operation';
 import { readDateParameter } from '../../shared/params/dates';
 import { readFlowId } from '../../shared/params/flowId';
+import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,
@@ -14,11 +15,13 @@ import {
 	MAX_PAGE_SIZE,
 	type ExportQuery,
 } from '../../shared/transport/exportPages';
-import { invalidInput, placeOf, requireText } from '../../shared/validation';
+import { invalidInput, placeOf } from '../../shared/validation';
 import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
 import { readWholeNumber } from './itemInput';
 
 const FILE_MODES: FileFormat[] = ['csvFile', 'jsonLinesFile'];
+
+const OUTPUT_FILE = outputFileProperty('binaryPropertyName', { show: { output: FILE_MODES } });
 
 const properties: INodeProperties[] = [
 	{
@@ -81,15 +84,7 @@ const properties: INodeProperties[] = [
 			'Name of the file, with its extension. Empty: flow-requests-(Flow ID).csv, or .jsonl.',
 		displayOptions: { show: { output: FILE_MODES } },
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put the file in',
-		displayOptions: { show: { output: FILE_MODES } },
-	},
+	OUTPUT_FILE,
 	// A CSV file always has the Simplify columns.
 	...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION).map((property) => ({
 		...property,
@@ -218,12 +213,7 @@ function readFileSettings(
 	return {
 		format,
 		fileName: fileName || `flow-requests-${flowId}.${FILE_TYPES[format].extension}`,
-		binaryProperty: requireText(
-			placeOf(ctx, itemIndex),
-			'Put Output File in Field',
-			ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-			'Enter the name of the binary field to put the file in, e.g. data.',
-		),
+		binaryProperty: readOutputFileField(ctx, OUTPUT_FILE, itemIndex),
 		excelBom: ctx.getNodeParameter('options.excelBom', itemIndex, false) === true,
 		simplify,
 	};

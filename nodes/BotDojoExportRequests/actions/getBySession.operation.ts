@@ -8,19 +8,21 @@ import {
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
 import { loadRequestsBySession } from '../../shared/transport/api';
-import { placeOf, requireText } from '../../shared/validation';
+import { requireTextParameter } from '../../shared/validation';
+
+const SESSION_ID: INodeProperties = {
+	displayName: 'Session ID',
+	name: 'sessionId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. ses_1a2b3c4d',
+	description:
+		'The flow session to read: the flow_session_id of a flow request, or the ID returned by BotDojo Create Session',
+};
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Session ID',
-		name: 'sessionId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. ses_1a2b3c4d',
-		description:
-			'The flow session to read: the flow_session_id of a flow request, or the ID returned by BotDojo Create Session',
-	},
+	SESSION_ID,
 	...simplifyProperties(
 		`${SIMPLIFY_REQUESTS_DESCRIPTION}. As One Conversation gives its messages either way.`,
 	),
@@ -94,10 +96,10 @@ export const operation: Operation<Prepared> = {
 	description: properties,
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		const flowId = readFlowId(this, itemIndex);
-		const sessionId = requireText(
-			placeOf(this, itemIndex),
-			'Session ID',
-			this.getNodeParameter('sessionId', itemIndex, ''),
+		const sessionId = requireTextParameter(
+			this,
+			SESSION_ID,
+			itemIndex,
 			'Enter the ID of a session of this flow, e.g. the flow_session_id of a flow request.',
 		);
 		const asOneConversation =

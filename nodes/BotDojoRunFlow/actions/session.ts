@@ -4,8 +4,32 @@
  */
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { requireText, placeOf } from '../../shared/validation';
+import { requireTextParameter } from '../../shared/validation';
 import { NOTHING_SENT } from './input';
+
+const SESSION_ID: INodeProperties = {
+	displayName: 'Session ID',
+	name: 'sessionId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. {{ $json.flowSessionId }}',
+	displayOptions: { show: { sessionMode: ['continue'] } },
+	description:
+		'ID of the session to continue: the ID output by BotDojo Create Session, or the flowSessionId of an earlier run',
+};
+
+const SESSION_KEY: INodeProperties = {
+	displayName: 'Session Key',
+	name: 'sessionKey',
+	type: 'string',
+	default: '={{ $json.sessionId }}',
+	displayOptions: { show: { sessionMode: ['remember'] } },
+	builderHint: {
+		propertyHint: 'Keep expr($json.sessionId) after a Chat Trigger: one BotDojo session per chat',
+	},
+	description:
+		"Any text that identifies a conversation, e.g. the sessionId field of a Chat Trigger (the default). The node keeps the BotDojo session of each key in n8n's memory and in the workflow's static data (saved for production executions), so conversations survive a restart. In queue mode see the README. The output's session field says whether the run continued, started or replaced a session.",
+};
 
 export const sessionProperties: INodeProperties[] = [
 	{
@@ -43,28 +67,8 @@ export const sessionProperties: INodeProperties[] = [
 				'remember (Session Key expr($json.sessionId)) for a chat; memory only with a Redis or Postgres Chat Memory on the memory() input; continue with a flowSessionId from Create Session',
 		},
 	},
-	{
-		displayName: 'Session ID',
-		name: 'sessionId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.flowSessionId }}',
-		displayOptions: { show: { sessionMode: ['continue'] } },
-		description:
-			'ID of the session to continue: the ID output by BotDojo Create Session, or the flowSessionId of an earlier run',
-	},
-	{
-		displayName: 'Session Key',
-		name: 'sessionKey',
-		type: 'string',
-		default: '={{ $json.sessionId }}',
-		displayOptions: { show: { sessionMode: ['remember'] } },
-		builderHint: {
-			propertyHint: 'Keep expr($json.sessionId) after a Chat Trigger: one BotDojo session per chat',
-		},
-		description:
-			"Any text that identifies a conversation, e.g. the sessionId field of a Chat Trigger (the default). The node keeps the BotDojo session of each key in n8n's memory and in the workflow's static data (saved for production executions), so conversations survive a restart. In queue mode see the README. The output's session field says whether the run continued, started or replaced a session.",
-	},
+	SESSION_ID,
+	SESSION_KEY,
 ];
 
 export type SessionChoice =
@@ -74,24 +78,15 @@ export type SessionChoice =
 	| { mode: 'memory' };
 
 export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
-	const place = placeOf(ctx, itemIndex);
 	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new') as string;
 	if (mode === 'continue') {
-		const id = requireText(
-			place,
-			'Session ID',
-			ctx.getNodeParameter('sessionId', itemIndex, ''),
-			`Give the ID of an existing session, e.g. {{ $json.flowSessionId }} of an earlier run. ${NOTHING_SENT}`,
-		);
+		const valid = 'Give the ID of an existing session, e.g. {{ $json.flowSessionId }} of an earlier run.';
+		const id = requireTextParameter(ctx, SESSION_ID, itemIndex, `${valid} ${NOTHING_SENT}`);
 		return { mode: 'continue', id };
 	}
 	if (mode === 'remember') {
-		const key = requireText(
-			place,
-			'Session Key',
-			ctx.getNodeParameter('sessionKey', itemIndex, ''),
-			`Give a text that identifies the conversation, e.g. {{ $json.sessionId }} after a Chat Trigger. ${NOTHING_SENT}`,
-		);
+		const valid = `Give a text that identifies the conversation, e.g. {{ $json.sessionId }} after a Chat Trigger.`;
+		const key = requireTextParameter(ctx, SESSION_KEY, itemIndex, `${valid} ${NOTHING_SENT}`);
 		return { mode: 'remember', key };
 	}
 	if (mode === 'memory') {

@@ -2,7 +2,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
 import { loadDocumentByLogicalPath } from '../../shared/transport/api';
-import { placeOf } from '../../shared/validation';
 import { logicalPathProperty, readLookupPath } from './logicalPath';
 
 export const operation: Operation<string> = {
@@ -14,8 +13,7 @@ export const operation: Operation<string> = {
 	},
 	description: [logicalPathProperty('The logical path the document was uploaded under')],
 	prepare(this: IExecuteFunctions, itemIndex: number): string {
-		const value = this.getNodeParameter('logicalPath', itemIndex, '');
-		return readLookupPath(placeOf(this, itemIndex), 'Logical Path', value);
+		return readLookupPath(this, itemIndex);
 	},
 	async execute(this: IExecuteFunctions, logicalPath: string, itemIndex: number) {
 		return await loadDocumentByLogicalPath(this, logicalPath, itemIndex);

@@ -1,17 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { OutputItems, type Operation } from '../../shared/execution/operation';
+import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
 import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { downloadSignedUrl } from '../../shared/transport/download';
 import {
 	invalidInput,
 	parseJsonObject,
-	requireText,
 	type InputPlace,
 	placeOf,
 } from '../../shared/validation';
 import { expiryProperties, readExpiry } from './expiry';
 import { logicalPathProperty, readLookupPath } from './logicalPath';
+
+const OUTPUT_FILE = outputFileProperty('outputBinaryPropertyName', {
+	show: { downloadFile: [true] },
+});
 
 const properties: INodeProperties[] = [
 	{
@@ -55,15 +59,7 @@ const properties: INodeProperties[] = [
 		default: false,
 		description: 'Whether to also download the file through the link into a binary field',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'outputBinaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { downloadFile: [true] } },
-		hint: 'The name of the output binary field to put the file in',
-	},
+	OUTPUT_FILE,
 ];
 
 type DocumentSource = { logicalPath: string } | { record: IDataObject };
@@ -82,23 +78,10 @@ function prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
 	const document: DocumentSource =
 		source === 'record'
 			? { record: readRecord(place, this.getNodeParameter('documentRecord', itemIndex, '')) }
-			: {
-					logicalPath: readLookupPath(
-						place,
-						'Logical Path',
-						this.getNodeParameter('logicalPath', itemIndex, ''),
-					),
-				};
+			: { logicalPath: readLookupPath(this, itemIndex) };
 	const expiresAt = readExpiry(this, place, Date.now());
 	const download = this.getNodeParameter('downloadFile', itemIndex, false) as boolean;
-	const downloadInto = download
-		? requireText(
-				place,
-				'Put Output File in Field',
-				this.getNodeParameter('outputBinaryPropertyName', itemIndex, 'data'),
-				'Enter the name of the binary field for the file, e.g. data.',
-			)
-		: undefined;
+	const downloadInto = download ? readOutputFileField(this, OUTPUT_FILE, itemIndex) : undefined;
 	return { document, expiresAt, downloadInto };
 }
 

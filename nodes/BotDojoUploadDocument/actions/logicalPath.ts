@@ -2,9 +2,11 @@
  * The logical path of a document: where it lives in the project. Uploads check it strictly,
  * so that every stored path is plain; lookups only refuse what can never be a path.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput, requireText, type InputPlace } from '../../shared/validation';
+import { invalidInput, placeOf, requireText } from '../../shared/validation';
+
+const LOGICAL_PATH = 'Logical Path';
 
 const MAX_LENGTH = 1024;
 
@@ -20,7 +22,7 @@ export function logicalPathProperty(
 	displayOptions?: INodeProperties['displayOptions'],
 ): INodeProperties {
 	return {
-		displayName: 'Logical Path',
+		displayName: LOGICAL_PATH,
 		name: 'logicalPath',
 		type: 'string',
 		default: '',
@@ -40,10 +42,12 @@ export function hasControlCharacter(text: string): boolean {
 	return false;
 }
 
-/** A path to store a document under: trimmed, then checked segment by segment. */
-export function readUploadPath(place: InputPlace, parameter: string, value: unknown): string {
-	const path = requireText(place, parameter, value, UPLOAD_PATH_RULES);
-	const refuse = (problem: string) => invalidInput(place, parameter, problem, UPLOAD_PATH_RULES);
+/** The item's path to store a document under: trimmed, then checked segment by segment. */
+export function readUploadPath(ctx: IExecuteFunctions, itemIndex: number): string {
+	const place = placeOf(ctx, itemIndex);
+	const value = ctx.getNodeParameter('logicalPath', itemIndex, '');
+	const path = requireText(place, LOGICAL_PATH, value, UPLOAD_PATH_RULES);
+	const refuse = (problem: string) => invalidInput(place, LOGICAL_PATH, problem, UPLOAD_PATH_RULES);
 	if (hasControlCharacter(path)) throw refuse('contains a control character (e.g. a line break)');
 	if (path.includes('\\')) throw refuse('contains a backslash');
 	if (path.length > MAX_LENGTH) throw refuse(`is ${path.length} characters long`);
@@ -61,13 +65,15 @@ export function readUploadPath(place: InputPlace, parameter: string, value: unkn
 	return path;
 }
 
-/** A path to look a document up by: whatever the document was stored under, within reason. */
-export function readLookupPath(place: InputPlace, parameter: string, value: unknown): string {
-	const path = requireText(place, parameter, value, LOOKUP_PATH_RULES);
+/** The item's path to look a document up by: whatever it was stored under, within reason. */
+export function readLookupPath(ctx: IExecuteFunctions, itemIndex: number): string {
+	const place = placeOf(ctx, itemIndex);
+	const value = ctx.getNodeParameter('logicalPath', itemIndex, '');
+	const path = requireText(place, LOGICAL_PATH, value, LOOKUP_PATH_RULES);
 	if (hasControlCharacter(path)) {
 		throw invalidInput(
 			place,
-			parameter,
+			LOGICAL_PATH,
 			'contains a control character (e.g. a line break)',
 			LOOKUP_PATH_RULES,
 		);

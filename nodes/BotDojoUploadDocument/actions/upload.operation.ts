@@ -7,7 +7,12 @@ import {
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
 import { uploadDocument } from '../../shared/transport/api';
-import { invalidInput, requireText, type InputPlace, placeOf } from '../../shared/validation';
+import {
+	invalidInput,
+	placeOf,
+	requireTextParameter,
+	type InputPlace,
+} from '../../shared/validation';
 import { binaryAsBlob } from './binaryBlob';
 import {
 	hasControlCharacter,
@@ -41,27 +46,31 @@ const META: FieldsOrJson = {
 	},
 };
 
+const INPUT_FILE: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the input binary field containing the file to upload',
+};
+
+const FILE_NAME: INodeProperties = {
+	displayName: 'File Name',
+	name: 'fileName',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. handbook.pdf',
+	description:
+		"Name of the file in BotDojo. Leave empty to use the binary's file name (or, without one, the last segment of the logical path).",
+};
+
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the input binary field containing the file to upload',
-	},
+	INPUT_FILE,
 	logicalPathProperty(
 		`Where the document lives in the project. Upload to the same path again to make a new version of the same document. ${UPLOAD_PATH_RULES}`,
 	),
-	{
-		displayName: 'File Name',
-		name: 'fileName',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. handbook.pdf',
-		description:
-			"Name of the file in BotDojo. Leave empty to use the binary's file name (or, without one, the last segment of the logical path).",
-	},
+	FILE_NAME,
 	...fieldsOrJsonProperties(META),
 ];
 
@@ -76,15 +85,11 @@ export interface UploadRequest {
 /** Reads and checks the item's parameters and its binary; sends nothing. */
 function prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
 	const place: InputPlace = placeOf(this, itemIndex);
-	const logicalPath = readUploadPath(
-		place,
-		'Logical Path',
-		this.getNodeParameter('logicalPath', itemIndex, ''),
-	);
+	const logicalPath = readUploadPath(this, itemIndex);
 	const binary = readBinary(this, place);
 	const fileName = readFileName(
 		place,
-		this.getNodeParameter('fileName', itemIndex, ''),
+		this.getNodeParameter(FILE_NAME.name, itemIndex, ''),
 		binary,
 		logicalPath,
 	);
@@ -108,10 +113,10 @@ async function execute(
 }
 
 function readBinary(ctx: IExecuteFunctions, place: InputPlace): IBinaryData {
-	const property = requireText(
-		place,
-		'Input Binary Field',
-		ctx.getNodeParameter('binaryPropertyName', place.itemIndex, 'data'),
+	const property = requireTextParameter(
+		ctx,
+		INPUT_FILE,
+		place.itemIndex,
 		'Enter the name of the binary field that holds the file, e.g. data.',
 	);
 	const binaries = ctx.getInputData()[place.itemIndex]?.binary ?? {};
@@ -120,7 +125,7 @@ function readBinary(ctx: IExecuteFunctions, place: InputPlace): IBinaryData {
 		const present = Object.keys(binaries);
 		throw invalidInput(
 			place,
-			'Input Binary Field',
+			INPUT_FILE.displayName,
 			`the item has no binary field "${property}"`,
 			present.length
 				? `The item's binary fields are: ${present.join(', ')}. Enter one of them.`
@@ -141,7 +146,7 @@ function readFileName(
 	if (hasControlCharacter(fileName)) {
 		throw invalidInput(
 			place,
-			'File Name',
+			FILE_NAME.displayName,
 			'contains a control character (e.g. a line break)',
 			'Enter a plain file name, e.g. handbook.pdf, or leave it empty to use the binary’s.',
 		);

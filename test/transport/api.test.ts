@@ -1,0 +1,278 @@
+/**
+ * The transport's contract, endpoint by endpoint: the exact request each function of api.ts
+ * hands to n8n's helper (method, URL, body, authentication, timeout, signal), as n8n's own
+ * vendor nodes test their transport. No server: the helper is a recording fake, so this runs
+ * in milliseconds; the engine tests send the same requests to the emulator over real HTTP.
+ */
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import {
+	createSession,
+	exportRequestsPage,
+	getIndexStatus,
+	getTemporarySignedUrl,
+	loadDocumentByLogicalPath,
+	loadRequestsBySession,
+	queryIndexMetadata,
+	runFlow,
+	uploadDocument,
+} from '../../nodes/shared/transport/api';
+import { downloadSignedUrl } from '../../nodes/shared/transport/download';
+
+const CREDENTIAL = {
+	baseUrl: 'https://api.botdojo.test/api/v1/',
+	accountId: 'acc 1',
+	projectId: 'proj_1',
+	apiKey: 'key-123456',
+};
+const PROJECT = 'https://api.botdojo.test/api/v1/accounts/acc%201/projects/proj_1';
+
+/** What n8n's helper was called with: the credential type, the request, the credential given. */
+interface Call {
+	type?: string;
+	options: IHttpRequestOptions;
+	auth?: unknown;
+	/** The execution signal of the context the helper was called on (the one n8n applies). */
+	contextSignal?: AbortSignal;
+}
+
+/** An execution context whose request helpers record each call and answer `answers` in turn. */
+function fakeContext(...answers: unknown[]) {
+	const calls: Call[] = [];
+	const cancel = new AbortController();
+	const answer = () => ({ statusCode: 200, headers: {}, body: answers.shift() });
+	const ctx = {
+		getNode: () => ({
+			id: 'n1',
+			name: 'BotDojo',
+			type: 'n8n-nodes-botdojo.botDojoRunFlow',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: { botDojoApi: { id: 'cred_1', name: 'BotDojo account' } },
+		}),
+		getCredentials: async () => ({ ...CREDENTIAL }),
+		getExecutionCancelSignal: () => cancel.signal,
+		helpers: {
+			async httpRequestWithAuthentication(
+				this: IExecuteFunctions,
+				type: string,
+				options: IHttpRequestOptions,
+				auth: unknown,
+			) {
+				calls.push({ type, options, auth, contextSignal: this.getExecutionCancelSignal?.() });
+				return answer();
+			},
+			async httpRequest(options: IHttpRequestOptions) {
+				calls.push({ options });
+				return answer();
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { ctx, calls, cancelSignal: cancel.signal };
+}
+
+/** The credential as handed to n8n's helper: n8n then signs the request with its `authenticate`. */
+const AUTH = {
+	credentialsDecrypted: {
+		id: 'cred_1',
+		name: 'BotDojo account',
+		type: 'botDojoApi',
+		data: CREDENTIAL,
+	},
+};
+
+/** The request of a positional endpoint: POST `{ params }` as JSON text, failures not thrown. */
+function positional(path: string, params: unknown[], signal: AbortSignal): IHttpRequestOptions {
+	return {
+		method: 'POST',
+		url: `${PROJECT}/${path}`,
+		body: JSON.stringify({ params }),
+		headers: { 'content-type': 'application/json' },
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: undefined,
+		abortSignal: signal,
+	};
+}
+
+describe('transport contract: the request of each BotDojo endpoint', () => {
+	it('flow_sessions/createSession: [flowId, data], an object back', async () => {
+		const { ctx, calls, cancelSignal } = fakeContext({ results: { id: 'ses_1' } });
+		const data = { customer: { variables: { plan: 'pro' } } };
+		await expect(createSession(ctx, 'flow_1', data, 2)).resolves.toEqual({ id: 'ses_1' });
+		expect(calls).toEqual([
+			{
+				type: 'botDojoApi',
+				options: positional('flow_sessions/createSession', ['flow_1', data], cancelSignal),
+				auth: AUTH,
+				contextSignal: cancelSignal,
+			},
+		]);
+	});
+
+	it('flow_requests/loadByFlowSession: [flowId, sessionId], an array back', async () => {
+		const { ctx, calls, cancelSignal } = fakeContext({ results: [{ id: 'req_1' }] });
+		await expect(loadRequestsBySession(ctx, 'flow_1', 'ses_1')).resolves.toEqual([
+			{ id: 'req_1' },
+		]);
+		expect(calls.map((call) => call.options)).toEqual([
+			positional('flow_requests/loadByFlowSession', ['flow_1', 'ses_1'], cancelSignal),
+		]);
+	});
+
+	it('flow_requests/export: [flowId, cursor, limit, from, to], absent middle ones as null', async () => {
+		const page = { results: [{ id: 'req_1' }], nextCursor: 'abc=', hasMore: true };
+		const { ctx, calls, cancelSignal } = fakeContext(page, { results: [], hasMore: false });
+		await expect(
+			exportRequestsPage(ctx, { flowId: 'flow_1', limit: 1000, toDate: '2026-01-01T00:00:00.000Z' }),
+		).resolves.toEqual(page);
+		await exportRequestsPage(ctx, { flowId: 'flow_1', afterCursor: 'abc=', limit: 5 });
+		expect(calls.map((call) => call.options)).toEqual([
+			positional(
+				'flow_requests/export',
+				['flow_1', null, 1000, null, '2026-01-01T00:00:00.000Z'],
+				cancelSignal,
+			),
+			positional('flow_requests/export', ['flow_1', 'abc=', 5], cancelSignal),
+		]);
+	});
+
+	it('flows/{flowId}/run: { body, options } with the session, streamed, the run bounding it', async () => {
+		const { ctx, calls } = fakeContext('stream');
+		const run = new AbortController();
+		await runFlow(ctx, {
+			flowId: 'flow/1',
+			sessionId: 'ses_1',
+			body: { text_input: 'Hi' },
+			options: { stream: 'http' },
+			stream: true,
+			itemIndex: 0,
+			abortSignal: run.signal,
+			retry: { maxAttempts: 1, maxTotalWaitMs: 0 },
+		});
+		expect(calls).toEqual([
+			{
+				type: 'botDojoApi',
+				options: {
+					...positional('flows/flow%2F1/run', [], run.signal),
+					body: JSON.stringify({
+						body: { text_input: 'Hi' },
+						options: { flow_session_id: 'ses_1', stream: 'http' },
+					}),
+					// 0: n8n's own 300 s default is off; the run's deadline bounds it.
+					timeout: 0,
+					encoding: 'stream',
+				},
+				auth: AUTH,
+				// n8n's helper applies the context's signal, not the request's: both are the run's.
+				contextSignal: run.signal,
+			},
+		]);
+	});
+
+	it('flows/{flowId}/run without a session: options as given, the answer parsed', async () => {
+		const { ctx, calls } = fakeContext({ status: 'complete' });
+		const run = new AbortController();
+		await runFlow(ctx, {
+			flowId: 'flow_1',
+			body: {},
+			options: { stream: 'none' },
+			stream: false,
+			itemIndex: 0,
+			abortSignal: run.signal,
+			retry: { maxAttempts: 1, maxTotalWaitMs: 0 },
+		});
+		expect(JSON.parse(calls[0].options.body as string)).toEqual({
+			body: {},
+			options: { stream: 'none' },
+		});
+		expect(calls[0].options.encoding).toBeUndefined();
+	});
+
+	it('documents/upload-file: multipart with the named fields, redirects not followed', async () => {
+		const { ctx, calls, cancelSignal } = fakeContext({ results: { id: 'doc_1' } });
+		const file = new Blob(['%PDF'], { type: 'application/pdf' });
+		const record = await uploadDocument(
+			ctx,
+			{ file, fileName: 'a.pdf', logicalPath: 'docs/a.pdf', meta: { source: 'crm' } },
+			1,
+		);
+		expect(record).toEqual({ id: 'doc_1' });
+		const { body, ...options } = calls[0].options;
+		expect(options).toEqual({
+			method: 'POST',
+			url: `${PROJECT}/documents/upload-file`,
+			json: false,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: undefined,
+			abortSignal: cancelSignal,
+			disableFollowRedirect: true,
+		});
+		const form = body as unknown as FormData;
+		expect([...form.keys()]).toEqual(['document', 'fileName', 'logicalPath', 'meta']);
+		expect((form.get('document') as File).name).toBe('a.pdf');
+		expect(await (form.get('document') as File).text()).toBe('%PDF');
+		expect(form.get('fileName')).toBe('a.pdf');
+		expect(form.get('logicalPath')).toBe('docs/a.pdf');
+		expect(form.get('meta')).toBe('{"source":"crm"}');
+		expect(calls[0].auth).toEqual(AUTH);
+	});
+
+	it('documents/loadByLogicalPath: [logicalPath], an object back', async () => {
+		const { ctx, calls, cancelSignal } = fakeContext({ results: { id: 'doc_1' } });
+		await loadDocumentByLogicalPath(ctx, 'docs/a.pdf');
+		expect(calls.map((call) => call.options)).toEqual([
+			positional('documents/loadByLogicalPath', ['docs/a.pdf'], cancelSignal),
+		]);
+	});
+
+	it('documents/getTemporarySignedUrl: [document, expires], a non-empty text back', async () => {
+		const { ctx, calls, cancelSignal } = fakeContext({ results: 'https://files.test/a?sig=1' }, {
+			results: '',
+		});
+		const document: IDataObject = { id: 'doc_1', logicalPath: 'docs/a.pdf' };
+		const expires = '2030-01-01T00:00:00.000Z';
+		await expect(getTemporarySignedUrl(ctx, document, expires)).resolves.toBe(
+			'https://files.test/a?sig=1',
+		);
+		expect(calls.map((call) => call.options)).toEqual([
+			positional('documents/getTemporarySignedUrl', [document, expires], cancelSignal),
+		]);
+		await expect(getTemporarySignedUrl(ctx, document, expires)).rejects.toThrow(
+			'BotDojo answered without a download link',
+		);
+	});
+
+	it('indexes/getStatus and indexes/queryMetadata: [indexId] and [indexId, query]', async () => {
+		const { ctx, calls, cancelSignal } = fakeContext({ results: { ready: true } }, { results: [] });
+		await expect(getIndexStatus(ctx, 'idx_1')).resolves.toEqual({ ready: true });
+		await expect(queryIndexMetadata(ctx, 'idx_1', { page: { $gte: 2 } })).resolves.toEqual([]);
+		expect(calls.map((call) => call.options)).toEqual([
+			positional('indexes/getStatus', ['idx_1'], cancelSignal),
+			positional('indexes/queryMetadata', ['idx_1', { page: { $gte: 2 } }], cancelSignal),
+		]);
+	});
+
+	it('a signed link is fetched without the credential, as a stream, redirects checked here', async () => {
+		const { ctx, calls, cancelSignal } = fakeContext('bytes');
+		const url = 'https://files.test/a.pdf?sig=1';
+		await downloadSignedUrl(ctx, url, Date.now() + 60_000, { itemIndex: 0 });
+		expect(calls).toEqual([
+			{
+				options: {
+					method: 'GET',
+					url,
+					encoding: 'stream',
+					disableFollowRedirect: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: undefined,
+					abortSignal: cancelSignal,
+				},
+			},
+		]);
+	});
+});
