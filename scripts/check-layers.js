@@ -36,7 +36,10 @@ function sourceFiles(dir) {
 
 const problems = [];
 const lines = [];
-const files = [...sourceFiles(path.join(root, 'nodes')), ...sourceFiles(path.join(root, 'credentials'))];
+const files = [
+	...sourceFiles(path.join(root, 'nodes')),
+	...sourceFiles(path.join(root, 'credentials')),
+];
 for (const file of files) {
 	const from = layerOf(file);
 	const rel = path.relative(root, file);

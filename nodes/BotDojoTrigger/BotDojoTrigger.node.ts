@@ -89,10 +89,10 @@ export class BotDojoTrigger implements INodeType {
 
 		let records: IDataObject[];
 		if (this.getMode() === 'manual') {
-			const latest = await latestRecord.call(this, flowId, statuses);
+			const latest = await latestRecord(this, flowId, statuses);
 			records = latest ? [latest] : [];
 		} else {
-			records = await pollNewRecords.call(this, flowId, statuses);
+			records = await pollNewRecords(this, flowId, statuses);
 		}
 		if (records.length === 0) return null;
 		const simplify = this.getNodeParameter('simplify', false) === true;

@@ -183,7 +183,7 @@ describe('BotDojo Run Flow: options sent', () => {
 			}),
 		});
 		expect(error).toBeUndefined();
-		expect(Object.entries(runBodies(env)[0].options.override as object)).toEqual([
+		expect(Object.entries(runBodies(env)[0].options?.override as object)).toEqual([
 			['__proto__', 1],
 			['constructor', 'c'],
 		]);
@@ -204,7 +204,11 @@ describe('BotDojo Run Flow: options sent', () => {
 
 describe('BotDojo Run Flow: output', () => {
 	it.each([
-		['1.1 (a node added today): no duration, no empty toolCalls (intermediateSteps stays)', 1.1, false],
+		[
+			'1.1 (a node added today): no duration, no empty toolCalls (intermediateSteps stays)',
+			1.1,
+			false,
+		],
 		['1 (saved workflows): duration and toolCalls: [] kept', 1, true],
 	])('simplified output of version %s', async (_case, typeVersion, legacy) => {
 		const { items } = await runFlow(env, { typeVersion, parameters: message('flow_echo', 'Hi') });

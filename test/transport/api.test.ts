@@ -114,9 +114,7 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 
 	it('flow_requests/loadByFlowSession: [flowId, sessionId], an array back', async () => {
 		const { ctx, calls, cancelSignal } = fakeContext({ results: [{ id: 'req_1' }] });
-		await expect(loadRequestsBySession(ctx, 'flow_1', 'ses_1')).resolves.toEqual([
-			{ id: 'req_1' },
-		]);
+		await expect(loadRequestsBySession(ctx, 'flow_1', 'ses_1')).resolves.toEqual([{ id: 'req_1' }]);
 		expect(calls.map((call) => call.options)).toEqual([
 			positional('flow_requests/loadByFlowSession', ['flow_1', 'ses_1'], cancelSignal),
 		]);
@@ -126,7 +124,11 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 		const page = { results: [{ id: 'req_1' }], nextCursor: 'abc=', hasMore: true };
 		const { ctx, calls, cancelSignal } = fakeContext(page, { results: [], hasMore: false });
 		await expect(
-			exportRequestsPage(ctx, { flowId: 'flow_1', limit: 1000, toDate: '2026-01-01T00:00:00.000Z' }),
+			exportRequestsPage(ctx, {
+				flowId: 'flow_1',
+				limit: 1000,
+				toDate: '2026-01-01T00:00:00.000Z',
+			}),
 		).resolves.toEqual(page);
 		await exportRequestsPage(ctx, { flowId: 'flow_1', afterCursor: 'abc=', limit: 5 });
 		expect(calls.map((call) => call.options)).toEqual([
@@ -212,7 +214,8 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 			disableFollowRedirect: true,
 		});
 		const form = body as unknown as FormData;
-		expect([...form.keys()]).toEqual(['document', 'fileName', 'logicalPath', 'meta']);
+		const names = Array.from(form as unknown as Iterable<[string, unknown]>, ([name]) => name);
+		expect(names).toEqual(['document', 'fileName', 'logicalPath', 'meta']);
 		expect((form.get('document') as File).name).toBe('a.pdf');
 		expect(await (form.get('document') as File).text()).toBe('%PDF');
 		expect(form.get('fileName')).toBe('a.pdf');
@@ -230,9 +233,12 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 	});
 
 	it('documents/getTemporarySignedUrl: [document, expires], a non-empty text back', async () => {
-		const { ctx, calls, cancelSignal } = fakeContext({ results: 'https://files.test/a?sig=1' }, {
-			results: '',
-		});
+		const { ctx, calls, cancelSignal } = fakeContext(
+			{ results: 'https://files.test/a?sig=1' },
+			{
+				results: '',
+			},
+		);
 		const document: IDataObject = { id: 'doc_1', logicalPath: 'docs/a.pdf' };
 		const expires = '2030-01-01T00:00:00.000Z';
 		await expect(getTemporarySignedUrl(ctx, document, expires)).resolves.toBe(

@@ -3,7 +3,8 @@
  * and the forms of the key that redaction finds.
  */
 import { quoteAnswer, redact, redactDeep } from '../../nodes/shared/transport/redaction';
-import { isPrivateHost, linkProblem } from '../../nodes/shared/transport/signedLink';
+import { isPrivateHost } from '../../nodes/shared/transport/hosts';
+import { linkProblem } from '../../nodes/shared/transport/signedLink';
 
 describe('isPrivateHost', () => {
 	it.each([

@@ -7,33 +7,27 @@ import type { INodeProperties } from 'n8n-workflow';
 import { beforeVersion } from '../../shared/params/simplify';
 import { OPTION_NAMES } from '../helpers/runOptions';
 
-export const EVENT_TAGS = [
-	'onLog',
-	'onNewToken',
-	'onIntermediateStepUpdate',
-	'onFlowStart',
-	'onFlowEnd',
-	'onToolStart',
-	'onToolEnd',
-	'onToolError',
-] as const;
-
-const EVENT_CHOICES: Record<(typeof EVENT_TAGS)[number], { name: string; description: string }> = {
-	onNewToken: {
+/** The events BotDojo can stream, in the order they are sent when narrowed. */
+const EVENTS = [
+	{ value: 'onLog', name: 'Logs', description: 'Execution logs and traces (onLog)' },
+	{
+		value: 'onNewToken',
 		name: 'Tokens',
 		description: 'Each token of the answer as the model writes it (onNewToken)',
 	},
-	onIntermediateStepUpdate: {
+	{
+		value: 'onIntermediateStepUpdate',
 		name: 'Steps',
 		description: 'Agent reasoning and tool steps (onIntermediateStepUpdate)',
 	},
-	onToolStart: { name: 'Tool Started', description: 'A tool started (onToolStart)' },
-	onToolEnd: { name: 'Tool Finished', description: 'A tool finished (onToolEnd)' },
-	onToolError: { name: 'Tool Failed', description: 'A tool failed (onToolError)' },
-	onLog: { name: 'Logs', description: 'Execution logs and traces (onLog)' },
-	onFlowStart: { name: 'Flow Started', description: 'The flow started (onFlowStart)' },
-	onFlowEnd: { name: 'Flow Finished', description: 'The flow ended (onFlowEnd)' },
-};
+	{ value: 'onFlowStart', name: 'Flow Started', description: 'The flow started (onFlowStart)' },
+	{ value: 'onFlowEnd', name: 'Flow Finished', description: 'The flow ended (onFlowEnd)' },
+	{ value: 'onToolStart', name: 'Tool Started', description: 'A tool started (onToolStart)' },
+	{ value: 'onToolEnd', name: 'Tool Finished', description: 'A tool finished (onToolEnd)' },
+	{ value: 'onToolError', name: 'Tool Failed', description: 'A tool failed (onToolError)' },
+];
+
+export const EVENT_TAGS = EVENTS.map((event) => event.value);
 
 /** Top-level, as in n8n's AI nodes. Saved workflows with the old Options › Output keep it. */
 export const simplifyProperty: INodeProperties = {
@@ -131,7 +125,7 @@ function runOptions(): INodeProperties[] {
 			displayName: 'Events',
 			name: 'events',
 			type: 'multiOptions',
-			options: EVENT_TAGS.map((tag) => ({ value: tag, ...EVENT_CHOICES[tag] })),
+			options: EVENTS,
 			default: [],
 			description:
 				'Which events BotDojo streams. None chosen: all of them. Sent only when narrowed; without Tokens the text comes from the final result.',

@@ -80,7 +80,8 @@ export type SessionChoice =
 export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
 	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new') as string;
 	if (mode === 'continue') {
-		const valid = 'Give the ID of an existing session, e.g. {{ $json.flowSessionId }} of an earlier run.';
+		const valid =
+			'Give the ID of an existing session, e.g. {{ $json.flowSessionId }} of an earlier run.';
 		const id = requireTextParameter(ctx, SESSION_ID, itemIndex, `${valid} ${NOTHING_SENT}`);
 		return { mode: 'continue', id };
 	}

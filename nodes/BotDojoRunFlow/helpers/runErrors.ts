@@ -2,7 +2,12 @@
  * A run's failures after BotDojo accepted it, worded for the user with the options that change
  * them. Never "safe to retry": once accepted, the flow may have run.
  */
-import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { retryAdvice, saidByService } from '../../shared/transport/errors';
 import type { NdjsonFailure } from '../../shared/transport/ndjson';

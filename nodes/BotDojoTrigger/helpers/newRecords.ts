@@ -48,11 +48,11 @@ export function statusMatches(record: IDataObject, statuses: StatusFilter): bool
  * "now": history does not flood in.
  */
 export async function pollNewRecords(
-	this: IPollFunctions,
+	ctx: IPollFunctions,
 	flowId: string,
 	statuses: StatusFilter,
 ): Promise<IDataObject[]> {
-	const state = this.getWorkflowStaticData('node') as PollState;
+	const state = ctx.getWorkflowStaticData('node') as PollState;
 	const markMs =
 		typeof state.highWaterMark === 'string' ? Date.parse(state.highWaterMark) : Number.NaN;
 	if (state.flowId !== flowId || Number.isNaN(markMs)) {
@@ -69,7 +69,7 @@ export async function pollNewRecords(
 	// A large backlog is drained over several polls, page by page, within the poll budget.
 	const startedAt = Date.now();
 	const budgetMs = Math.min(
-		typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() / 2 : MAX_POLL_MS,
+		typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() / 2 : MAX_POLL_MS,
 		MAX_POLL_MS,
 	);
 	const resume = state.resume;
@@ -79,7 +79,7 @@ export async function pollNewRecords(
 	const fromDate = resume?.fromDate ?? toUtcIso(markMs);
 	let next: PollState['resume'];
 
-	const pages = exportPages(this, {
+	const pages = exportPages(ctx, {
 		flowId,
 		pageSize: MAX_PAGE_SIZE,
 		fromDate,
@@ -129,7 +129,7 @@ function readWindow(state: PollState, markMs: number): HandledWindow {
 
 /** The most recent finished request of the flow (for a manual run), without touching the state. */
 export async function latestRecord(
-	this: IPollFunctions,
+	ctx: IPollFunctions,
 	flowId: string,
 	statuses: StatusFilter,
 ): Promise<IDataObject | undefined> {
@@ -137,7 +137,7 @@ export async function latestRecord(
 	for (const windowMs of MANUAL_WINDOWS_MS) {
 		let latest: IDataObject | undefined;
 		const fromDate = windowMs === undefined ? undefined : toUtcIso(now - windowMs);
-		for await (const page of exportPages(this, {
+		for await (const page of exportPages(ctx, {
 			flowId,
 			pageSize: MAX_PAGE_SIZE,
 			fromDate,

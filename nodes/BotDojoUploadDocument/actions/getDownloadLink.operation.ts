@@ -1,15 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { OutputItems, type Operation } from '../../shared/execution/operation';
 import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
 import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { downloadSignedUrl } from '../../shared/transport/download';
-import {
-	invalidInput,
-	parseJsonObject,
-	type InputPlace,
-	placeOf,
-} from '../../shared/validation';
+import { invalidInput, parseJsonObject, type InputPlace, placeOf } from '../../shared/validation';
 import { expiryProperties, readExpiry } from './expiry';
 import { logicalPathProperty, readLookupPath } from './logicalPath';
 

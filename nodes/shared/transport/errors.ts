@@ -9,7 +9,6 @@ import { quoteAnswer, redact, redactDeep } from './redaction';
 import { deadlineMessage } from './runDeadline';
 import type { BotDojoContext, ProjectCredentials, RequestSettings, RequestSubject } from './types';
 
-
 /** The longest quote of the service's own words in a message. */
 const SAID_CHARS = 500;
 

@@ -5,7 +5,6 @@
 import { LineFault, NdjsonLines } from './ndjsonLines';
 import type { RunDeadline } from './runDeadline';
 
-
 export type NdjsonFailure =
 	| 'malformed'
 	| 'oversize'
@@ -113,7 +112,8 @@ export async function readNdjsonStream(
 	const deadline = options.deadline;
 	const onDeadline = () => {
 		const passed = deadline?.reason;
-		if (passed) stop(new NdjsonStreamError(passed.kind, `${passed.message}; ${arrived(events)}`, events));
+		if (passed)
+			stop(new NdjsonStreamError(passed.kind, `${passed.message}; ${arrived(events)}`, events));
 	};
 	if (deadline?.reason) onDeadline();
 	deadline?.signal.addEventListener('abort', onDeadline, { once: true });

@@ -8,7 +8,7 @@ import {
 	type ICredentialDataDecryptedObject,
 } from 'n8n-workflow';
 
-import { REMOTE_HTTP } from './remoteHttp';
+import { REMOTE_HTTP } from './hosts';
 import type { BotDojoContext, ProjectCredentials } from './types';
 
 export const CREDENTIAL_TYPE = 'botDojoApi';
