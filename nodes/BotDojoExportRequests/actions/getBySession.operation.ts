@@ -68,7 +68,7 @@ function messageOf(
 	};
 }
 
-export function conversationOf(records: IDataObject[]): ConversationMessage[] {
+function conversationOf(records: IDataObject[]): ConversationMessage[] {
 	const messages: ConversationMessage[] = [];
 	for (const record of records) {
 		const asked = messageOf(record, 'userMessage', 'user');

@@ -64,50 +64,11 @@ const properties: INodeProperties[] = [
 
 type DocumentSource = { logicalPath: string } | { record: IDataObject };
 
-export interface LinkRequest {
+interface LinkRequest {
 	document: DocumentSource;
 	expiresAt: number;
 	/** Output binary field, when the file is to be downloaded too. */
 	downloadInto?: string;
-}
-
-/** Reads and checks the item's parameters; sends nothing. */
-function prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
-	const place: InputPlace = placeOf(this, itemIndex);
-	const source = this.getNodeParameter('documentSource', itemIndex, 'logicalPath') as string;
-	const document: DocumentSource =
-		source === 'record'
-			? { record: readRecord(place, this.getNodeParameter('documentRecord', itemIndex, '')) }
-			: { logicalPath: readLookupPath(this, itemIndex) };
-	const expiresAt = readExpiry(this, place, Date.now());
-	const download = this.getNodeParameter('downloadFile', itemIndex, false) as boolean;
-	const downloadInto = download ? readOutputFileField(this, OUTPUT_FILE, itemIndex) : undefined;
-	return { document, expiresAt, downloadInto };
-}
-
-async function execute(
-	this: IExecuteFunctions,
-	request: LinkRequest,
-	itemIndex: number,
-): Promise<OutputItems> {
-	const document =
-		'record' in request.document
-			? request.document.record
-			: await loadDocumentByLogicalPath(this, request.document.logicalPath, itemIndex);
-	const expires = new Date(request.expiresAt).toISOString();
-	const url = await getTemporarySignedUrl(this, document, expires, itemIndex);
-	const item: INodeExecutionData = { json: { url, expires, document } };
-	if (request.downloadInto) {
-		const file = await downloadSignedUrl(this, url, request.expiresAt, { itemIndex });
-		const fileName = String(document.fileName ?? '') || lastSegment(document.logicalPath);
-		// Always pass a MIME type: without one n8n sniffs the bytes with a dynamic import.
-		const mimeType =
-			file.contentType || String(document.contentType ?? '') || 'application/octet-stream';
-		item.binary = {
-			[request.downloadInto]: await this.helpers.prepareBinaryData(file.data, fileName, mimeType),
-		};
-	}
-	return new OutputItems([item]);
 }
 
 function readRecord(place: InputPlace, value: unknown): IDataObject {
@@ -133,6 +94,40 @@ export const operation: Operation<LinkRequest> = {
 			'Get a signed link that downloads the document without an API key until it expires, and optionally the file itself',
 	},
 	description: properties,
-	prepare,
-	execute,
+	prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
+		const place: InputPlace = placeOf(this, itemIndex);
+		const source = this.getNodeParameter('documentSource', itemIndex, 'logicalPath') as string;
+		const document: DocumentSource =
+			source === 'record'
+				? { record: readRecord(place, this.getNodeParameter('documentRecord', itemIndex, '')) }
+				: { logicalPath: readLookupPath(this, itemIndex) };
+		const expiresAt = readExpiry(this, place, Date.now());
+		const download = this.getNodeParameter('downloadFile', itemIndex, false) as boolean;
+		const downloadInto = download ? readOutputFileField(this, OUTPUT_FILE, itemIndex) : undefined;
+		return { document, expiresAt, downloadInto };
+	},
+	async execute(
+		this: IExecuteFunctions,
+		request: LinkRequest,
+		itemIndex: number,
+	): Promise<OutputItems> {
+		const document =
+			'record' in request.document
+				? request.document.record
+				: await loadDocumentByLogicalPath(this, request.document.logicalPath, itemIndex);
+		const expires = new Date(request.expiresAt).toISOString();
+		const url = await getTemporarySignedUrl(this, document, expires, itemIndex);
+		const item: INodeExecutionData = { json: { url, expires, document } };
+		if (request.downloadInto) {
+			const file = await downloadSignedUrl(this, url, request.expiresAt, { itemIndex });
+			const fileName = String(document.fileName ?? '') || lastSegment(document.logicalPath);
+			// Always pass a MIME type: without one n8n sniffs the bytes with a dynamic import.
+			const mimeType =
+				file.contentType || String(document.contentType ?? '') || 'application/octet-stream';
+			item.binary = {
+				[request.downloadInto]: await this.helpers.prepareBinaryData(file.data, fileName, mimeType),
+			};
+		}
+		return new OutputItems([item]);
+	},
 };

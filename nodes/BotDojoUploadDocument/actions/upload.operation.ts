@@ -74,42 +74,12 @@ const properties: INodeProperties[] = [
 	...fieldsOrJsonProperties(META),
 ];
 
-export interface UploadRequest {
+interface UploadRequest {
 	binary: IBinaryData;
 	fileName: string;
 	contentType: string;
 	logicalPath: string;
 	meta?: IDataObject;
-}
-
-/** Reads and checks the item's parameters and its binary; sends nothing. */
-function prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
-	const place: InputPlace = placeOf(this, itemIndex);
-	const logicalPath = readUploadPath(this, itemIndex);
-	const binary = readBinary(this, place);
-	const fileName = readFileName(
-		place,
-		this.getNodeParameter(FILE_NAME.name, itemIndex, ''),
-		binary,
-		logicalPath,
-	);
-	return {
-		binary,
-		fileName,
-		contentType: binary.mimeType || 'application/octet-stream',
-		logicalPath,
-		meta: readFieldsOrJson(this, itemIndex, META),
-	};
-}
-
-async function execute(
-	this: IExecuteFunctions,
-	request: UploadRequest,
-	itemIndex: number,
-): Promise<IDataObject> {
-	const { fileName, logicalPath, meta } = request;
-	const file = await binaryAsBlob(this, request.binary, request.contentType);
-	return await uploadDocument(this, { file, fileName, logicalPath, meta }, itemIndex);
 }
 
 function readBinary(ctx: IExecuteFunctions, place: InputPlace): IBinaryData {
@@ -163,6 +133,31 @@ export const operation: Operation<UploadRequest> = {
 			'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
 	},
 	description: properties,
-	prepare,
-	execute,
+	prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
+		const place: InputPlace = placeOf(this, itemIndex);
+		const logicalPath = readUploadPath(this, itemIndex);
+		const binary = readBinary(this, place);
+		const fileName = readFileName(
+			place,
+			this.getNodeParameter(FILE_NAME.name, itemIndex, ''),
+			binary,
+			logicalPath,
+		);
+		return {
+			binary,
+			fileName,
+			contentType: binary.mimeType || 'application/octet-stream',
+			logicalPath,
+			meta: readFieldsOrJson(this, itemIndex, META),
+		};
+	},
+	async execute(
+		this: IExecuteFunctions,
+		request: UploadRequest,
+		itemIndex: number,
+	): Promise<IDataObject> {
+		const { fileName, logicalPath, meta } = request;
+		const file = await binaryAsBlob(this, request.binary, request.contentType);
+		return await uploadDocument(this, { file, fileName, logicalPath, meta }, itemIndex);
+	},
 };
