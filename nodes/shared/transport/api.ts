@@ -52,7 +52,7 @@ export async function loadRequestsBySession(
 	);
 }
 
-export const EXPORT_ENDPOINT = ['flow_requests', 'export'] as const;
+const EXPORT_ENDPOINT = ['flow_requests', 'export'] as const;
 
 export interface ExportPageQuery {
 	flowId: string;
