@@ -13,6 +13,17 @@ import {
 	placeOf,
 } from '../../shared/validation';
 
+const SESSION_DATA_JSON: INodeProperties = {
+	displayName: 'Session Data (JSON)',
+	name: 'sessionDataJson',
+	type: 'json',
+	default:
+		'{\n  "customer": {\n    "variables": {\n      "profile": { "name": "Ada", "plan": "pro" }\n    }\n  }\n}',
+	displayOptions: { show: { dataMode: ['json'] } },
+	description:
+		'An object whose keys are store names and whose values are {"variables": {...}}, each variable holding a JSON value',
+};
+
 export const sessionDataProperties: INodeProperties[] = [
 	{
 		displayName: 'Session Data',
@@ -89,16 +100,7 @@ export const sessionDataProperties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Session Data (JSON)',
-		name: 'sessionDataJson',
-		type: 'json',
-		default:
-			'{\n  "customer": {\n    "variables": {\n      "profile": { "name": "Ada", "plan": "pro" }\n    }\n  }\n}',
-		displayOptions: { show: { dataMode: ['json'] } },
-		description:
-			'An object whose keys are store names and whose values are {"variables": {...}}, each variable holding a JSON value',
-	},
+	SESSION_DATA_JSON,
 ];
 
 const JSON_SHAPE =
@@ -120,7 +122,7 @@ export function readSessionData(
 	if (mode === 'json') {
 		const data = parseJsonObject(
 			place,
-			'Session Data (JSON)',
+			SESSION_DATA_JSON.displayName,
 			ctx.getNodeParameter('sessionDataJson', itemIndex, '{}'),
 			JSON_SHAPE,
 		);

@@ -23,6 +23,53 @@ const FILE_MODES: FileFormat[] = ['csvFile', 'jsonLinesFile'];
 
 const OUTPUT_FILE = outputFileProperty('binaryPropertyName', { show: { output: FILE_MODES } });
 
+const LIMIT: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	default: 50,
+	typeOptions: { minValue: 1 },
+	displayOptions: { show: { returnAll: [false] } },
+	description: 'Max number of results to return',
+};
+
+const FROM_DATE: INodeProperties = {
+	displayName: 'From Date',
+	name: 'fromDate',
+	type: 'dateTime',
+	default: '',
+	description:
+		'Only requests last modified at or after this moment. Accepts a date in any time zone or a DateTime from an expression; without a zone, the workflow time zone applies.',
+};
+
+const PAGE_SIZE: INodeProperties = {
+	displayName: 'Page Size',
+	name: 'pageSize',
+	type: 'number',
+	default: MAX_PAGE_SIZE,
+	typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+	description:
+		'Requests fetched per call to BotDojo (1 to 1000). Pages are fetched one after another until done; larger pages mean fewer calls.',
+};
+
+const START_CURSOR: INodeProperties = {
+	displayName: 'Start Cursor',
+	name: 'startCursor',
+	type: 'string',
+	default: '',
+	description:
+		'Continue an earlier export after the request this cursor points to (the _cursor of an earlier run with Include Cursor on)',
+};
+
+const TO_DATE: INodeProperties = {
+	displayName: 'To Date',
+	name: 'toDate',
+	type: 'dateTime',
+	default: '',
+	description:
+		'Only requests last modified at or before this moment. Accepts a date in any time zone or a DateTime from an expression; without a zone, the workflow time zone applies.',
+};
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Output',
@@ -65,15 +112,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { output: ['items'], returnAll: [true] } },
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	LIMIT,
 	{
 		displayName: 'File Name',
 		name: 'fileName',
@@ -106,14 +145,7 @@ const properties: INodeProperties[] = [
 					'Whether to start the CSV file with a UTF-8 byte order mark, so that Excel reads accented and other non-ASCII letters right',
 				displayOptions: { show: { '/output': ['csvFile'] } },
 			},
-			{
-				displayName: 'From Date',
-				name: 'fromDate',
-				type: 'dateTime',
-				default: '',
-				description:
-					'Only requests last modified at or after this moment. Accepts a date in any time zone or a DateTime from an expression; without a zone, the workflow time zone applies.',
-			},
+			FROM_DATE,
 			{
 				displayName: 'Include Cursor',
 				name: 'includeCursor',
@@ -124,31 +156,9 @@ const properties: INodeProperties[] = [
 				description:
 					'Whether to add _cursor and _hasMore to the last output item. Put _cursor in Start Cursor in a later run to continue after that item. When the export reached the end, BotDojo gives no cursor after the last request: _cursor then points to the start of the last page, so a later run repeats up to one page first (it is empty when everything fitted in one page).',
 			},
-			{
-				displayName: 'Page Size',
-				name: 'pageSize',
-				type: 'number',
-				default: MAX_PAGE_SIZE,
-				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
-				description:
-					'Requests fetched per call to BotDojo (1 to 1000). Pages are fetched one after another until done; larger pages mean fewer calls.',
-			},
-			{
-				displayName: 'Start Cursor',
-				name: 'startCursor',
-				type: 'string',
-				default: '',
-				description:
-					'Continue an earlier export after the request this cursor points to (the _cursor of an earlier run with Include Cursor on)',
-			},
-			{
-				displayName: 'To Date',
-				name: 'toDate',
-				type: 'dateTime',
-				default: '',
-				description:
-					'Only requests last modified at or before this moment. Accepts a date in any time zone or a DateTime from an expression; without a zone, the workflow time zone applies.',
-			},
+			PAGE_SIZE,
+			START_CURSOR,
+			TO_DATE,
 		],
 	},
 ];
@@ -162,7 +172,7 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 		? undefined
 		: readWholeNumber(
 				place,
-				'Limit',
+				LIMIT.displayName,
 				ctx.getNodeParameter('limit', itemIndex, 50),
 				1,
 				Number.MAX_SAFE_INTEGER,
@@ -171,14 +181,14 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 	const pageSize =
 		options.pageSize === undefined
 			? MAX_PAGE_SIZE
-			: readWholeNumber(place, 'Page Size', options.pageSize, 1, MAX_PAGE_SIZE);
+			: readWholeNumber(place, PAGE_SIZE.displayName, options.pageSize, 1, MAX_PAGE_SIZE);
 	const timeZone = ctx.getTimezone();
-	const fromDate = readDateParameter(place, 'From Date', options.fromDate, timeZone);
-	const toDate = readDateParameter(place, 'To Date', options.toDate, timeZone);
+	const fromDate = readDateParameter(place, FROM_DATE.displayName, options.fromDate, timeZone);
+	const toDate = readDateParameter(place, TO_DATE.displayName, options.toDate, timeZone);
 	if (fromDate && toDate && fromDate > toDate) {
 		throw invalidInput(
 			place,
-			'From Date',
+			FROM_DATE.displayName,
 			`${fromDate} is after To Date ${toDate}`,
 			'Choose a From Date at or before the To Date (both are inclusive).',
 		);
@@ -187,7 +197,7 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 	const cursorWrong = startCursor ? cursorProblem(startCursor) : undefined;
 	if (cursorWrong) {
 		const valid = 'Paste the _cursor of an earlier export (Include Cursor on), or leave it empty.';
-		throw invalidInput(place, 'Start Cursor', cursorWrong, valid);
+		throw invalidInput(place, START_CURSOR.displayName, cursorWrong, valid);
 	}
 	return {
 		flowId,

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution/operation';
 import { queryIndexMetadata } from '../../shared/transport/api';
@@ -10,6 +10,16 @@ interface Prepared {
 	query: IDataObject;
 }
 
+const QUERY: INodeProperties = {
+	displayName: 'Query',
+	name: 'query',
+	type: 'json',
+	default: '{\n  "source": "handbook.pdf"\n}',
+	required: true,
+	description:
+		'A JSON object that the metadata of each chunk must match. Each key is a metadata field; its value is the value to match, or a condition such as {"$in": [...]}, {"$gte": 2}.',
+};
+
 export const operation: Operation<Prepared> = {
 	option: {
 		name: 'Query Metadata',
@@ -17,22 +27,12 @@ export const operation: Operation<Prepared> = {
 		action: 'Find index chunks by metadata',
 		description: 'Find the chunks of the index whose metadata match a query, one item per chunk',
 	},
-	description: [
-		{
-			displayName: 'Query',
-			name: 'query',
-			type: 'json',
-			default: '{\n  "source": "handbook.pdf"\n}',
-			required: true,
-			description:
-				'A JSON object that the metadata of each chunk must match. Each key is a metadata field; its value is the value to match, or a condition such as {"$in": [...]}, {"$gte": 2}.',
-		},
-	],
+	description: [QUERY],
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		const indexId = readIndexId(this, itemIndex);
 		const query = parseJsonObject(
 			placeOf(this, itemIndex),
-			'Query',
+			QUERY.displayName,
 			this.getNodeParameter('query', itemIndex, '{}'),
 			'Give a JSON object of metadata fields to match, e.g. {"source": "handbook.pdf"} or {"page": {"$gte": 2}}.',
 		);

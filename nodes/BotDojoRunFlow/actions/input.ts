@@ -50,27 +50,29 @@ const INPUT: FieldsOrJson = {
 
 const [inputModeProperty, ...fieldsAndJsonProperties] = fieldsOrJsonProperties(INPUT);
 
+const MESSAGE: INodeProperties = {
+	displayName: 'Message',
+	name: 'message',
+	type: 'string',
+	typeOptions: { rows: 3 },
+	default: '',
+	placeholder: 'e.g. {{ $json.chatInput }}',
+	displayOptions: { show: { inputMode: ['message'] } },
+	builderHint: {
+		propertyHint:
+			'Usually expr($json.chatInput) after a Chat Trigger; as an AI Agent tool, $fromAI(). Sent as the flow input text_input.',
+	},
+	description:
+		'The text to send. After a Chat Trigger, use its chatInput field (as in the placeholder); for the AI Agent, let the model fill it in.',
+};
+
 export const inputProperties: INodeProperties[] = [
 	flowIdProperty(
 		"ID of the flow to run (shown in the flow's address and on its API tab)",
 		'e.g. flow_support_bot',
 	),
 	inputModeProperty,
-	{
-		displayName: 'Message',
-		name: 'message',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: '',
-		placeholder: 'e.g. {{ $json.chatInput }}',
-		displayOptions: { show: { inputMode: ['message'] } },
-		builderHint: {
-			propertyHint:
-				'Usually expr($json.chatInput) after a Chat Trigger; as an AI Agent tool, $fromAI(). Sent as the flow input text_input.',
-		},
-		description:
-			'The text to send. After a Chat Trigger, use its chatInput field (as in the placeholder); for the AI Agent, let the model fill it in.',
-	},
+	MESSAGE,
 	{
 		// Moved to Options › Message Property. Kept on version 1 only, shown where a saved
 		// workflow holds another name than text_input, so that its choice is kept (n8n drops the
@@ -106,7 +108,7 @@ export function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 	if (message === undefined || message === null || message === '') {
 		throw invalidInput(
 			place,
-			'Message',
+			MESSAGE.displayName,
 			'is empty',
 			`Enter the text to send, e.g. {{ $json.chatInput }} after a Chat Trigger. ${NOTHING_SENT}`,
 		);

@@ -9,6 +9,26 @@ import { invalidInput, type InputPlace } from '../../shared/validation';
 
 const show = (expiresMode: string) => ({ show: { expiresMode: [expiresMode] } });
 
+const EXPIRES_IN: INodeProperties = {
+	displayName: 'Expires In (Minutes)',
+	name: 'expiresInMinutes',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 60,
+	displayOptions: show('minutes'),
+	description: 'Minutes from now until the link stops working, at least 1',
+};
+
+const EXPIRES_AT: INodeProperties = {
+	displayName: 'Expires At',
+	name: 'expiresAt',
+	type: 'dateTime',
+	default: '',
+	displayOptions: show('date'),
+	description:
+		"When the link stops working; must be in the future. A date without a time zone is read in the workflow's time zone.",
+};
+
 export const expiryProperties: INodeProperties[] = [
 	{
 		displayName: 'Expires',
@@ -22,24 +42,8 @@ export const expiryProperties: INodeProperties[] = [
 		default: 'minutes',
 		description: 'When the link stops working',
 	},
-	{
-		displayName: 'Expires In (Minutes)',
-		name: 'expiresInMinutes',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 60,
-		displayOptions: show('minutes'),
-		description: 'Minutes from now until the link stops working, at least 1',
-	},
-	{
-		displayName: 'Expires At',
-		name: 'expiresAt',
-		type: 'dateTime',
-		default: '',
-		displayOptions: show('date'),
-		description:
-			"When the link stops working; must be in the future. A date without a time zone is read in the workflow's time zone.",
-	},
+	EXPIRES_IN,
+	EXPIRES_AT,
 ];
 
 /** The latest time a JavaScript date can hold. */
@@ -59,7 +63,7 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 					: 'so the link would already have expired';
 			throw invalidInput(
 				place,
-				'Expires In (Minutes)',
+				EXPIRES_IN.displayName,
 				`is ${JSON.stringify(value)}, ${why}`,
 				'Enter a number of minutes, 1 or more, e.g. 60.',
 			);
@@ -68,7 +72,7 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 		if (now + minutes * 60_000 > LATEST_DATE_MS) {
 			throw invalidInput(
 				place,
-				'Expires In (Minutes)',
+				EXPIRES_IN.displayName,
 				`is ${JSON.stringify(value)}, later than any date can be`,
 				'Enter a number of minutes, 1 or more, e.g. 60.',
 			);
@@ -81,12 +85,17 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 	const valid =
 		'Give a date and time after now, e.g. 2030-01-31T18:00:00Z or {{ $now.plus(1, "day") }}.';
 	if (at === undefined) {
-		throw invalidInput(place, 'Expires At', `is not a date (${JSON.stringify(value)})`, valid);
+		throw invalidInput(
+			place,
+			EXPIRES_AT.displayName,
+			`is not a date (${JSON.stringify(value)})`,
+			valid,
+		);
 	}
 	if (at <= now) {
 		throw invalidInput(
 			place,
-			'Expires At',
+			EXPIRES_AT.displayName,
 			`is in the past (${new Date(at).toISOString()}, now is ${new Date(now).toISOString()})`,
 			valid,
 		);

@@ -17,6 +17,17 @@ const OUTPUT_FILE = outputFileProperty('outputBinaryPropertyName', {
 	show: { downloadFile: [true] },
 });
 
+const DOCUMENT_RECORD: INodeProperties = {
+	displayName: 'Document Record',
+	name: 'documentRecord',
+	type: 'json',
+	default: '={{ $json }}',
+	required: true,
+	displayOptions: { show: { documentSource: ['record'] } },
+	description:
+		'The document record (with its ID), e.g. the item output by Upload or Get by Logical Path. The link is for the version in the record.',
+};
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Document',
@@ -41,16 +52,7 @@ const properties: INodeProperties[] = [
 		'The logical path the document was uploaded under; the link is for its latest version',
 		{ show: { documentSource: ['logicalPath'] } },
 	),
-	{
-		displayName: 'Document Record',
-		name: 'documentRecord',
-		type: 'json',
-		default: '={{ $json }}',
-		required: true,
-		displayOptions: { show: { documentSource: ['record'] } },
-		description:
-			'The document record (with its ID), e.g. the item output by Upload or Get by Logical Path. The link is for the version in the record.',
-	},
+	DOCUMENT_RECORD,
 	...expiryProperties,
 	{
 		displayName: 'Download File',
@@ -74,9 +76,9 @@ interface LinkRequest {
 function readRecord(place: InputPlace, value: unknown): IDataObject {
 	const valid =
 		'Pass the record returned by Upload or Get by Logical Path, e.g. {{ $json }}, or choose Document: By Logical Path.';
-	const record = parseJsonObject(place, 'Document Record', value, valid);
+	const record = parseJsonObject(place, DOCUMENT_RECORD.displayName, value, valid);
 	if (typeof record.id !== 'string' || record.id.trim() === '') {
-		throw invalidInput(place, 'Document Record', 'has no "id"', valid);
+		throw invalidInput(place, DOCUMENT_RECORD.displayName, 'has no "id"', valid);
 	}
 	return record;
 }
