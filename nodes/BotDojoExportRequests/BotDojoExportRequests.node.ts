@@ -1,8 +1,8 @@
 /*
  * Programmatic, not declarative: an export follows cursors page after page with guards against
  * pagination that makes no progress, stops at a limit mid-way and can hand out a resume cursor;
- * declarative routing would merge pages without those checks. Get by Session shares the same
- * execute so the node keeps one style.
+ * declarative routing would merge pages without those checks. Get by Session goes through the
+ * same router, so the node keeps one style.
  */
 import type {
 	IExecuteFunctions,
