@@ -123,7 +123,7 @@ export function readSessionData(
 		const data = parseJsonObject(
 			place,
 			SESSION_DATA_JSON.displayName,
-			ctx.getNodeParameter('sessionDataJson', itemIndex, '{}'),
+			ctx.getNodeParameter(SESSION_DATA_JSON.name, itemIndex, '{}'),
 			JSON_SHAPE,
 		);
 		checkStores(place, data);

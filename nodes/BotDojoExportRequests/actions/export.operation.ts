@@ -173,7 +173,7 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
 		: readWholeNumber(
 				place,
 				LIMIT.displayName,
-				ctx.getNodeParameter('limit', itemIndex, 50),
+				ctx.getNodeParameter(LIMIT.name, itemIndex, 50),
 				1,
 				Number.MAX_SAFE_INTEGER,
 			);

@@ -33,7 +33,7 @@ export const operation: Operation<Prepared> = {
 		const query = parseJsonObject(
 			placeOf(this, itemIndex),
 			QUERY.displayName,
-			this.getNodeParameter('query', itemIndex, '{}'),
+			this.getNodeParameter(QUERY.name, itemIndex, '{}'),
 			'Give a JSON object of metadata fields to match, e.g. {"source": "handbook.pdf"} or {"page": {"$gte": 2}}.',
 		);
 		return { indexId, query };

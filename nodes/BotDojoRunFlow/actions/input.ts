@@ -104,7 +104,7 @@ export function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 		option ?? ctx.getNodeParameter('messageProperty', itemIndex, 'text_input'),
 		`Enter the input property that takes the text, usually text_input. ${NOTHING_SENT}`,
 	);
-	const message = ctx.getNodeParameter('message', itemIndex, '');
+	const message = ctx.getNodeParameter(MESSAGE.name, itemIndex, '');
 	if (message === undefined || message === null || message === '') {
 		throw invalidInput(
 			place,

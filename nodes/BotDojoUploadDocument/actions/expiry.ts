@@ -53,7 +53,7 @@ const LATEST_DATE_MS = 8.64e15;
 export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number): number {
 	const mode = ctx.getNodeParameter('expiresMode', place.itemIndex, 'minutes') as string;
 	if (mode === 'minutes') {
-		const value = ctx.getNodeParameter('expiresInMinutes', place.itemIndex, 60) as unknown;
+		const value = ctx.getNodeParameter(EXPIRES_IN.name, place.itemIndex, 60) as unknown;
 		const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		// The field's minimum (1) is what is accepted, from an expression too.
 		if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 1) {
@@ -79,7 +79,7 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 		}
 		return now + Math.round(minutes * 60_000);
 	}
-	const value = ctx.getNodeParameter('expiresAt', place.itemIndex, '') as unknown;
+	const value = ctx.getNodeParameter(EXPIRES_AT.name, place.itemIndex, '') as unknown;
 	const reading = readDateValue(value, ctx.getTimezone());
 	const at = reading && 'ms' in reading ? reading.ms : undefined;
 	const valid =

@@ -101,7 +101,7 @@ export const operation: Operation<LinkRequest> = {
 		const source = this.getNodeParameter('documentSource', itemIndex, 'logicalPath') as string;
 		const document: DocumentSource =
 			source === 'record'
-				? { record: readRecord(place, this.getNodeParameter('documentRecord', itemIndex, '')) }
+				? { record: readRecord(place, this.getNodeParameter(DOCUMENT_RECORD.name, itemIndex, '')) }
 				: { logicalPath: readLookupPath(this, itemIndex) };
 		const expiresAt = readExpiry(this, place, Date.now());
 		const download = this.getNodeParameter('downloadFile', itemIndex, false) as boolean;
