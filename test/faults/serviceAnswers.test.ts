@@ -221,8 +221,13 @@ const rows: Row[] = [
 		arm: () =>
 			env.emu.injectFault({ type: '429', retryAfter: 120 }, { endpoint: 'getStatus', times: 1 }),
 		run: getStatus(),
-		sees: [/limiting the request rate \(429\)/, /asked to wait 120 s/],
-		notSees: [RETRY_QUESTION],
+		// Query Index has no Concurrency option: the advice names none.
+		sees: [
+			/limiting the request rate \(429\)/,
+			/asked to wait 120 s/,
+			/Send fewer requests at once/,
+		],
+		notSees: [RETRY_QUESTION, /Concurrency/],
 		endpoint: 'getStatus',
 		answered: [429],
 		flowRan: 0,

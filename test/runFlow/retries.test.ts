@@ -15,6 +15,10 @@ describe('BotDojo Run Flow: retries before the flow ran', () => {
 		});
 		expect(error?.message).toBe('BotDojo is limiting the request rate (429)');
 		expect(error?.description).toContain('Gave up after 3 attempt(s)');
+		// The options of this node that change it, by their names in the panel.
+		expect(error?.description).toContain(
+			'Lower the option Concurrency or raise the option Retry Wait (Seconds), or run the workflow later.',
+		);
 		expect(error?.description).toContain(SAFE);
 		expect(env.emu.requestsTo('run')).toHaveLength(3);
 	});

@@ -61,7 +61,7 @@ export const optionsProperty: INodeProperties = {
 function runOptions(): INodeProperties[] {
 	return [
 		{
-			displayName: 'Concurrency',
+			displayName: OPTION_NAMES.concurrency,
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 50 },

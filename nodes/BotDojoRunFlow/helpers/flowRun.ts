@@ -16,7 +16,12 @@ import { RunDeadline } from '../../shared/transport/runDeadline';
 import { RunCollector } from './collector';
 import { TokenForwarder } from './forwarder';
 import { answerText, outputJson } from './output';
-import { flowReportedError, runStreamError, unexpectedRunAnswer } from './runErrors';
+import {
+	flowReportedError,
+	RATE_LIMIT_ADVICE,
+	runStreamError,
+	unexpectedRunAnswer,
+} from './runErrors';
 import { OPTION_NAMES, type RunOptions } from './runOptions';
 
 export interface FlowRun {
@@ -82,6 +87,7 @@ async function request(
 			itemIndex,
 			abortSignal: runAbort.signal,
 			retry: options.retry,
+			rateLimitAdvice: RATE_LIMIT_ADVICE,
 		});
 		if (!options.streaming) {
 			const record = await readRecord(ctx, run, response.body, deadline);

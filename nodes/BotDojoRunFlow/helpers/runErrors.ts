@@ -38,6 +38,9 @@ const HINTS: Record<NdjsonFailure, string> = {
 	cancelled: 'The execution was stopped.',
 };
 
+/** What the user can change when BotDojo keeps limiting the rate of runs (429). */
+export const RATE_LIMIT_ADVICE = `Lower the option ${OPTION_NAMES.concurrency} or raise the option ${OPTION_NAMES.maxRetryWait}`;
+
 /** A run that broke after BotDojo accepted it: its stream, its deadline, a Stop. */
 export function runStreamError(
 	ctx: IExecuteFunctions,

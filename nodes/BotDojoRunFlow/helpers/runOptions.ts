@@ -9,6 +9,7 @@ import type { RetryPolicy } from '../../shared/transport/types';
 
 /** Short, as in n8n's own nodes (longer names are cut off in the panel). */
 export const OPTION_NAMES = {
+	concurrency: 'Concurrency',
 	timeout: 'Timeout (Seconds)',
 	idleTimeout: 'Idle Timeout (Seconds)',
 	maxAttempts: 'Attempts When Busy',

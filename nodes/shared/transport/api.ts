@@ -120,6 +120,8 @@ export interface RunRequest {
 	/** Aborts the request and its stream, also after the answer began (link it to Stop). */
 	abortSignal: AbortSignal;
 	retry: RetryPolicy;
+	/** The node's words for a 429 (see RequestSettings). */
+	rateLimitAdvice?: string;
 }
 
 /**
@@ -141,6 +143,7 @@ export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<
 			repeatable: false,
 			abortSignal: run.abortSignal,
 			retry: run.retry,
+			rateLimitAdvice: run.rateLimitAdvice,
 			// 0 turns off n8n's own 300 s default: the run's deadline alone bounds it.
 			timeout: 0,
 		},

@@ -163,7 +163,7 @@ export function apiError(
 		}
 		case statusCode === 429:
 			message = 'BotDojo is limiting the request rate (429)';
-			description = `${saidLine}Gave up after ${facts.attempts} attempt(s)${facts.retryAfter ? `; BotDojo asked to wait ${facts.retryAfter} s` : ''}. Lower the node's concurrency or run the workflow later.`;
+			description = `${saidLine}Gave up after ${facts.attempts} attempt(s)${facts.retryAfter ? `; BotDojo asked to wait ${facts.retryAfter} s` : ''}. ${settings.rateLimitAdvice ?? 'Send fewer requests at once'}, or run the workflow later.`;
 			safeToRetry = true;
 			break;
 		case statusCode === 503:

@@ -33,6 +33,9 @@ export interface RequestSettings {
 	timeout?: number;
 	abortSignal?: AbortSignal;
 	retry?: RetryPolicy;
+	/** What the user can change about a 429, in the words of the calling node (the transport
+	 *  names no node option); "Send fewer requests at once" when absent. */
+	rateLimitAdvice?: string;
 }
 
 export interface RetryPolicy {
