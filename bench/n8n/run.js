@@ -13,12 +13,10 @@
  * export of the exportfile phase), BENCH_FILE_ITEMS (100000,300000: the Items exports beside it),
  * BENCH_HEAP_MB (1024 when the exportfile phase runs, else none: n8n's --max-old-space-size).
  */
-const fs = require('node:fs');
 const path = require('node:path');
 
 const local = require('../../scripts/n8n-local');
-const { startEmulatorProcess } = require('./emulator');
-const { benchWorkflows, CREDENTIAL } = require('./workflows');
+const { startBenchServer, stopBenchServer } = require('./server');
 const { callWebhook } = require('./client');
 const { treeCpuMs, resetPeakRss, peakRssGrowth } = require('./proc');
 const { sampleHeap } = require('./heap');
@@ -43,65 +41,6 @@ const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
 const log = (message) => console.error(`[bench:n8n] ${message}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const state = { emu: undefined, stopN8n: undefined, userFolder: undefined };
-
-async function setup() {
-	state.emu = await startEmulatorProcess();
-	const { target } = state.emu;
-	await local.ensureN8nInstalled({ log });
-	const packed = local.buildAndPack();
-	fs.mkdirSync(local.LOCAL_DIR, { recursive: true });
-	state.userFolder = fs.mkdtempSync(path.join(local.LOCAL_DIR, 'bench-'));
-	local.installPackageInto(state.userFolder, packed);
-	packed.cleanup();
-	const ports = { port: await local.freePort(), brokerPort: await local.freePort() };
-	const workflows = benchWorkflows(target, {
-		smallTokens: SMALL,
-		largeTokens: LARGE,
-		largeRunFlowOptions: MAX_LINE_MIB ? { maxLineMiB: MAX_LINE_MIB } : {},
-		items: ITEMS,
-		rememberKeys: REMEMBER_KEYS,
-		itemsLimits: FILE_ITEMS,
-	});
-	await local.importIntoN8n({
-		userFolder: state.userFolder,
-		ports,
-		credentials: [local.botDojoCredential(target, CREDENTIAL.botDojoApi)],
-		workflows: Object.values(workflows).map((w) => w.workflow),
-	});
-	const n8n = await local.startN8n({
-		userFolder: state.userFolder,
-		...ports,
-		logFile: path.join(state.userFolder, 'n8n.log'),
-		extraEnv: {
-			N8N_METRICS: 'true',
-			...(HEAP_MB ? { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } : {}),
-		},
-		onSpawn: (stop) => (state.stopN8n = stop),
-	});
-	const session = new local.N8nSession(n8n.url);
-	await session.setupOwnerOrLogin({
-		email: 'bench@example.com',
-		firstName: 'Bench',
-		lastName: 'Mark',
-		password: local.newPassword(),
-	});
-	for (const { workflow } of Object.values(workflows))
-		await local.activateWorkflow(session, workflow.id);
-	log(`n8n ${local.N8N_VERSION} on ${n8n.url} (pid ${n8n.child.pid}${HEAP_MB ? `, heap cap ${HEAP_MB} MB` : ''}), emulator on ${target.baseUrl}`);
-	return { n8n, workflows, pid: n8n.child.pid };
-}
-
-async function teardown() {
-	await state.stopN8n?.().catch(() => undefined);
-	await state.emu?.close().catch(() => undefined);
-	if (state.userFolder && process.env.BENCH_KEEP !== '1') {
-		const cache = path.join(state.userFolder, '.cache');
-		if (fs.existsSync(cache)) fs.rmSync(fs.realpathSync(cache), { recursive: true, force: true });
-		fs.rmSync(state.userFolder, { recursive: true, force: true });
-	}
-}
-
 /** Waits until n8n is idle (saving the execution may finish after the answer). */
 async function settle(pid) {
 	for (let i = 0; i < 25; i++) {
@@ -114,7 +53,7 @@ async function settle(pid) {
 /** One call of a webhook with n8n's CPU and peak RSS growth around it. */
 async function measure(ctx, key, options, check, { reset = true } = {}) {
 	// Each run leaves its record in the emulator (20 MB at 1M tokens): forget them.
-	if (reset) await state.emu.reset();
+	if (reset) await ctx.emu.reset();
 	await settle(ctx.pid);
 	const rssBefore = resetPeakRss(ctx.pid);
 	const heap = await sampleHeap(ctx.n8n.url);
@@ -172,7 +111,7 @@ async function streamPhase(ctx) {
 	const nodeName = 'BotDojo Run Flow';
 	const streamed = (key, gzip) => async () => {
 		const row = await measure(ctx, key, { stream: true, gzip, nodeName });
-		const flow = await state.emu.lastRun();
+		const flow = await ctx.emu.lastRun();
 		row.beforeFlowEnd = row.firstItemAt !== undefined && row.firstItemAt < flow.respondedAt;
 		if (key === 'stream-forward') textOf(SMALL)(row);
 		return row;
@@ -202,10 +141,10 @@ async function streamPhase(ctx) {
 }
 
 async function exportPhase(ctx) {
-	await state.emu.reset();
-	await state.emu.seed('flow_echo', RECORDS);
+	await ctx.emu.reset();
+	await ctx.emu.seed('flow_echo', RECORDS);
 	const exported = (key) => async () => {
-		const pagesBefore = await state.emu.count('export');
+		const pagesBefore = await ctx.emu.count('export');
 		const row = await measure(
 			ctx,
 			key,
@@ -215,7 +154,7 @@ async function exportPhase(ctx) {
 			},
 			{ reset: false },
 		);
-		row.pages = (await state.emu.count('export')) - pagesBefore;
+		row.pages = (await ctx.emu.count('export')) - pagesBefore;
 		return row;
 	};
 	const results = await alternate('export', ROUNDS, {
@@ -295,8 +234,19 @@ async function rememberPhase(ctx) {
 
 async function main() {
 	const started = Date.now();
-	process.once('SIGINT', () => void teardown().finally(() => process.exit(130)));
-	const ctx = await setup();
+	process.once('SIGINT', () => void stopBenchServer().finally(() => process.exit(130)));
+	const ctx = await startBenchServer({
+		workflowOptions: {
+			smallTokens: SMALL,
+			largeTokens: LARGE,
+			largeRunFlowOptions: MAX_LINE_MIB ? { maxLineMiB: MAX_LINE_MIB } : {},
+			items: ITEMS,
+			rememberKeys: REMEMBER_KEYS,
+			itemsLimits: FILE_ITEMS,
+		},
+		heapMb: HEAP_MB,
+		log,
+	});
 	log('warm-up: each small workflow once');
 	const warmUps = ['http-small', 'runflow-small', 'stream-forward', 'stream-noforward'];
 	if (ONLY.includes('items')) warmUps.push('items-only', 'items-c10', 'items-http');
@@ -313,8 +263,8 @@ async function main() {
 	if (ONLY.includes('exportfile'))
 		tables.push(
 			await exportFilePhase(ctx, {
-				emu: state.emu,
-				logFile: path.join(state.userFolder, 'n8n.log'),
+				emu: ctx.emu,
+				logFile: path.join(ctx.userFolder, 'n8n.log'),
 				measure,
 				alternate,
 				records: FILE_RECORDS,
@@ -339,4 +289,4 @@ main()
 		console.error(`bench:n8n failed: ${error.stack || error.message}`);
 		process.exitCode = 1;
 	})
-	.finally(() => teardown());
+	.finally(() => stopBenchServer());

@@ -1,72 +1,12 @@
+/** BotDojo Trigger: each new request fires once, however BotDojo pages, times and changes it. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runPoll } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
+import { triggerHarness } from './triggerHarness';
 
 const env = useEmulator();
-
-const FLOW = 'flow_watch';
-const STATE_KEY = 'node:BotDojo Trigger';
-
-function trigger(parameters: IDataObject = {}, credentialId?: string) {
-	return {
-		type: 'botDojoTrigger',
-		parameters: { flowId: FLOW, statuses: 'both', ...parameters } as never,
-		...(credentialId ? { credentialId } : {}),
-	};
-}
-
-function poll(
-	staticData: IDataObject,
-	parameters: IDataObject = {},
-	mode?: 'trigger' | 'manual',
-	pollBudgetMs?: number,
-) {
-	return runPoll({
-		node: trigger(parameters),
-		credentials: env.credentials,
-		staticData,
-		mode,
-		pollBudgetMs,
-	});
-}
-
-function stateOf(staticData: IDataObject): IDataObject {
-	return staticData[STATE_KEY] as IDataObject;
-}
-
-function iso(ms: number): string {
-	return new Date(ms).toISOString();
-}
-
-function add(id: string, modifiedMs: number, status = 'complete', flowId = FLOW) {
-	return env.emu.addRecord({ id, flow_id: flowId, modified: iso(modifiedMs), status });
-}
-
-/** BotDojo changes a finished record later (an evaluation, a tag): `modified` moves, `endTime` not. */
-function modify(record: IDataObject, modifiedMs: number) {
-	return env.emu.touchRequest(String(record.id), {
-		modified: iso(modifiedMs),
-		eval_job_id: `eval_${modifiedMs}`,
-	});
-}
-
-function emittedIds(output: Awaited<ReturnType<typeof runPoll>>['output']): unknown[] {
-	return output === null ? [] : output[0].map((item) => item.json.id);
-}
-
-function exportParams(): unknown[][] {
-	return env.emu.requestsTo('export').map((r: { body: { params: unknown[] } }) => r.body.params);
-}
-
-/** Activates the trigger over a flow with history; returns the high-water mark it started at. */
-async function activate(staticData: IDataObject): Promise<number> {
-	env.emu.seedFlowRequests(FLOW, 30, { start: Date.now() - 3_600_000, stepMs: 1000 });
-	const first = await poll(staticData);
-	expect(first.output).toBeNull();
-	expect(exportParams()).toEqual([]);
-	return Date.parse(stateOf(staticData).highWaterMark as string);
-}
+const { FLOW, poll, stateOf, iso, add, modify, emittedIds, exportParams, activate } =
+	triggerHarness(env);
 
 describe('BotDojo Trigger', () => {
 	it('emits each new request once over three polls, including one at the boundary timestamp', async () => {
@@ -215,105 +155,5 @@ describe('BotDojo Trigger', () => {
 		expect(await poll(staticData)).toMatchObject({ output: null });
 		expect(stateOf(staticData).windowStart).toBe(iso(mark + 30_000 + 24 * 3_600_000));
 		expect(stateOf(staticData).handled).toEqual({});
-	});
-
-	it('takes over the state of trigger 1.0 without firing again', async () => {
-		const mark = Date.now() - 60_000;
-		const old = add('req_old', mark - 5000);
-		const atMark = add('req_at_mark', mark);
-		const staticData: IDataObject = {
-			[STATE_KEY]: { flowId: FLOW, highWaterMark: iso(mark), idsAtHighWaterMark: ['req_at_mark'] },
-		};
-		modify(old, mark + 1000);
-		modify(atMark, mark + 2000);
-		add('req_new', mark + 3000);
-		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_new']);
-		expect(stateOf(staticData)).toEqual({
-			flowId: FLOW,
-			highWaterMark: iso(mark + 3000),
-			windowStart: iso(mark),
-			handled: { req_at_mark: mark, req_new: mark + 3000 },
-		});
-	});
-
-	it('emits only the chosen status, yet moves past the others', async () => {
-		const staticData: IDataObject = {};
-		const mark = await activate(staticData);
-		add('req_ok_1', mark + 1000);
-		add('req_fail_1', mark + 2000, 'error');
-		add('req_ok_2', mark + 3000);
-		const errors = await poll(staticData, { statuses: 'error' });
-		expect(emittedIds(errors.output)).toEqual(['req_fail_1']);
-		expect(stateOf(staticData).highWaterMark).toBe(iso(mark + 3000));
-
-		add('req_ok_3', mark + 4000);
-		expect(await poll(staticData, { statuses: 'error' })).toMatchObject({ output: null });
-		expect(stateOf(staticData).highWaterMark).toBe(iso(mark + 4000));
-		// Switching the filter does not replay what was passed over.
-		add('req_ok_4', mark + 5000);
-		const completes = await poll(staticData, { statuses: 'complete' });
-		expect(emittedIds(completes.output)).toEqual(['req_ok_4']);
-	});
-
-	it('drains a backlog larger than a page, in order, once', async () => {
-		const staticData: IDataObject = {};
-		const mark = await activate(staticData);
-		const backlog = env.emu.seedFlowRequests(FLOW, 2500, { start: mark + 1, stepMs: 10 });
-		const drained = await poll(staticData);
-		expect(emittedIds(drained.output)).toEqual(backlog.map((r: { id: string }) => r.id));
-		expect(
-			exportParams()
-				.slice(1)
-				.map((params) => params[1]),
-		).toEqual([expect.any(String), expect.any(String)]);
-		expect(await poll(staticData)).toMatchObject({ output: null });
-	});
-
-	it('starts again from now when the flow is changed', async () => {
-		const staticData: IDataObject = {};
-		const mark = await activate(staticData);
-		add('req_new', mark + 1000);
-		add('req_elsewhere_history', Date.now() - 1000, 'complete', 'flow_elsewhere');
-		const switched = await poll(staticData, { flowId: 'flow_elsewhere' });
-		expect(switched.output).toBeNull();
-		expect(stateOf(staticData).flowId).toBe('flow_elsewhere');
-		add('req_elsewhere_2', Date.now() + 1000, 'complete', 'flow_elsewhere');
-		const next = await poll(staticData, { flowId: 'flow_elsewhere' });
-		expect(emittedIds(next.output)).toEqual(['req_elsewhere_2']);
-	});
-
-	it('a manual run returns the latest request and leaves the state alone', async () => {
-		const now = Date.now();
-		add('req_old', now - 90 * 24 * 3_600_000);
-		add('req_latest', now - 40 * 24 * 3_600_000);
-		add('req_old_error', now - 60 * 24 * 3_600_000, 'error');
-		const staticData: IDataObject = {};
-		const latest = await poll(staticData, {}, 'manual');
-		expect(emittedIds(latest.output)).toEqual(['req_latest']);
-		expect(latest.output?.[0][0].json).toMatchObject({ flow_id: FLOW, status: 'complete' });
-		const latestError = await poll(staticData, { statuses: 'error' }, 'manual');
-		expect(emittedIds(latestError.output)).toEqual(['req_old_error']);
-		expect(staticData[STATE_KEY] ?? {}).toEqual({});
-		expect(await poll(staticData, { flowId: 'flow_empty' }, 'manual')).toMatchObject({
-			output: null,
-		});
-	});
-
-	it('fails the poll without moving the mark when the export makes no progress', async () => {
-		const staticData: IDataObject = {};
-		const mark = await activate(staticData);
-		add('req_a', mark + 1000);
-		env.emu.injectFault('empty-page', { endpoint: 'export', times: 1 });
-		await expect(poll(staticData)).rejects.toThrow(/stopped making progress on page 1/);
-		expect(stateOf(staticData).highWaterMark).toBe(iso(mark));
-		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_a']);
-	});
-
-	it('maps a wrong API key to the 401 message', async () => {
-		const staticData: IDataObject = {};
-		await activate(staticData);
-		await expect(
-			runPoll({ node: trigger({}, 'wrong'), credentials: env.credentials, staticData }),
-		).rejects.toThrow('BotDojo rejected the API key (401)');
 	});
 });
