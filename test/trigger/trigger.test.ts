@@ -1,12 +1,18 @@
 /** BotDojo Trigger: each new request fires once, however BotDojo pages, times and changes it. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { useEmulator } from '../helpers/emulator';
-import { triggerHarness } from './triggerHarness';
-
-const env = useEmulator();
-const { FLOW, poll, stateOf, iso, add, modify, emittedIds, exportParams, activate } =
-	triggerHarness(env);
+import {
+	env,
+	FLOW,
+	poll,
+	stateOf,
+	iso,
+	add,
+	modify,
+	emittedIds,
+	exportParams,
+	activate,
+} from './triggerHarness';
 
 describe('BotDojo Trigger', () => {
 	it('emits each new request once over three polls, including one at the boundary timestamp', async () => {

@@ -2,11 +2,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runPoll } from '../helpers/engine';
-import { useEmulator } from '../helpers/emulator';
-import { triggerHarness } from './triggerHarness';
-
-const env = useEmulator();
-const {
+import {
+	env,
 	FLOW,
 	STATE_KEY,
 	trigger,
@@ -18,7 +15,7 @@ const {
 	emittedIds,
 	exportParams,
 	activate,
-} = triggerHarness(env);
+} from './triggerHarness';
 
 describe('BotDojo Trigger: state, filters and failures', () => {
 	it('takes over the state of trigger 1.0 without firing again', async () => {
