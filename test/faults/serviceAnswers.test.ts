@@ -222,11 +222,7 @@ const rows: Row[] = [
 			env.emu.injectFault({ type: '429', retryAfter: 120 }, { endpoint: 'getStatus', times: 1 }),
 		run: getStatus(),
 		// Query Index has no Concurrency option: the advice names none.
-		sees: [
-			/limiting the request rate \(429\)/,
-			/asked to wait 120 s/,
-			/Send fewer requests at once/,
-		],
+		sees: [/limiting the request rate \(429\)/, /wait 120 s/, /Send fewer requests at once/],
 		notSees: [RETRY_QUESTION, /Concurrency/],
 		endpoint: 'getStatus',
 		answered: [429],
