@@ -155,6 +155,18 @@ module.exports = function registerChatHubChecks(env) {
 				await page.waitForTimeout(500);
 				await page.screenshot({ path: path.join(SHOTS_DIR, 'chathub-conversation.png') });
 				// Reopened, the conversation shows what n8n saved of the stream: each answer exactly once.
+				// n8n saves an answer when its stream has ended; reopened earlier, n8n would replay it.
+				const conversation = `/rest/chat/conversations/${new URL(page.url()).pathname.split('/').pop()}`;
+				const savedAnswers = async () => {
+					const { data } = await env.session.request('GET', conversation);
+					return Object.values(data.conversation.messages).filter(
+						(m) => m.type === 'ai' && m.status === 'success',
+					).length;
+				};
+				const saveDeadline = Date.now() + 30_000;
+				while ((await savedAnswers()) < 2 && Date.now() < saveDeadline)
+					await page.waitForTimeout(200);
+				assert.equal(await savedAnswers(), 2, 'n8n saved both answers');
 				await page.goto(page.url());
 				const messages = page.locator('[data-test-id^="chat-message-"][data-message-id]');
 				await messages.nth(3).waitFor({ state: 'visible', timeout: 30_000 });
@@ -162,9 +174,7 @@ module.exports = function registerChatHubChecks(env) {
 				assert.deepEqual(saved, [first.message, first.whole, second.message, second.whole]);
 				env.log(
 					`Chat Hub: ${beforeEnd.length}/${partial.length} growing answer texts before the flow's stream ended` +
-						(first.replayed
-							? `; n8n replayed "${first.replayed}" in front of the live first answer`
-							: ''),
+						(first.replayed ? `; n8n replayed "${first.replayed}" into the live first answer` : ''),
 				);
 			});
 		}),
