@@ -23,9 +23,10 @@ const STREAM_FAULTS = [
 	'whole-answer',
 ];
 /**
- * A run answered whole (`application/json`, a streamed run or a blocking one) that stops after
- * half its bytes (`bytes=N`: after N): `whole-answer-stall` keeps the connection open until the
- * client goes away, `whole-answer-drop` drops it. The flow ran (its record is complete).
+ * An answer sent whole (`application/json`: a run's record, streamed run or blocking, or any
+ * positional endpoint's answer) that stops after half its bytes (`bytes=N`: after N):
+ * `whole-answer-stall` keeps the connection open until the client goes away,
+ * `whole-answer-drop` drops it. A run's flow ran (its record is complete).
  */
 const WHOLE_ANSWER_HALFWAY_FAULTS = ['whole-answer-stall', 'whole-answer-drop'];
 const EXPORT_FAULTS = ['same-cursor', 'empty-page'];

@@ -16,9 +16,10 @@ const {
 	parseFaultSpec,
 	ALL_FAULTS,
 	STATUS_FAULTS,
+	WHOLE_ANSWER_HALFWAY_FAULTS,
 	retryAfterHeader,
 } = require('./faults');
-const { handleRun } = require('./run');
+const { handleRun, sendHalf } = require('./run');
 const { answerKeyFault, redirectDownload, rewriteLink, sendErrorQuoting } = require('./hostile');
 const { authenticate } = require('./auth');
 const { createSession } = require('./sessions');
@@ -200,6 +201,8 @@ async function handle(ctx, req, res, r, url, entry) {
 	if (endpoint === 'uploadFile') return ctx.documents.upload(upload, res);
 	const answer = positionalAnswer(ctx, req, endpoint, payload);
 	rewriteLink(ctx, req, endpoint, answer);
+	const [halfway] = takeFaults(ctx, req, endpoint, WHOLE_ANSWER_HALFWAY_FAULTS, true);
+	if (halfway) return sendHalf(ctx, res, wrapAnswer(ctx, answer), halfway);
 	return sendJson(res, 200, wrapAnswer(ctx, answer));
 }
 

@@ -69,4 +69,4 @@ async function sendHalf(ctx, res, answer, fault) {
 	}
 }
 
-module.exports = { handleRun };
+module.exports = { handleRun, sendHalf };

@@ -188,6 +188,8 @@ describe('What happens when… the user presses Stop on the other nodes', () => 
 	const moments = [
 		// BotDojo never answers: only a request that Stop aborts lets the node end.
 		{ when: 'during a request', fault: 'stall', settleMs: 50 },
+		// Half the answer came, then nothing: the node reads it from the stream, and Stop ends that.
+		{ when: 'while its answer arrives', fault: 'whole-answer-stall', settleMs: 100 },
 		// Within the default bounds of these nodes' retries (60 s in all), long enough that a
 		// wait that Stop did not end is seen sending again or running past the test's time.
 		{ when: "while waiting out BotDojo's Retry-After", fault: '429;retryAfter=55', settleMs: 100 },
@@ -202,7 +204,7 @@ describe('What happens when… the user presses Stop on the other nodes', () => 
 			});
 			const requests = () => env.emu.requestsTo(row.endpoint);
 			const ready =
-				row.fault === 'stall'
+				row.fault !== '429;retryAfter=55'
 					? () => requests().length === 1
 					: () => requests()[0]?.respondedAt !== undefined;
 			const result = await stopWhen(run, ready, row.settleMs);

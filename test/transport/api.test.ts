@@ -94,6 +94,8 @@ function positional(path: string, params: unknown[], signal: AbortSignal): IHttp
 		ignoreHttpStatusErrors: true,
 		timeout: undefined,
 		abortSignal: signal,
+		// Read and parsed by the transport (request.ts): n8n's parsing holds more memory.
+		encoding: 'stream',
 	};
 }
 

@@ -33,6 +33,9 @@ export interface RequestSettings {
 	timeout?: number;
 	abortSignal?: AbortSignal;
 	retry?: RetryPolicy;
+	/** Read a JSON answer from the response stream and parse it here, not in n8n's helper
+	 *  (request.ts, readBody). */
+	jsonFromStream?: boolean;
 	/** What the user can change about a 429, in the words of the calling node (the transport
 	 *  names no node option); "Send fewer requests at once" when absent. */
 	rateLimitAdvice?: string;
