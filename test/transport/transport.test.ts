@@ -1,6 +1,6 @@
 import { serviceMessage } from '../../nodes/shared/transport/errors';
 import { projectUrl } from '../../nodes/shared/transport/project';
-import { positionalBody, unwrapResults } from '../../nodes/shared/transport/request';
+import { positionalBody, readBody, unwrapResults } from '../../nodes/shared/transport/request';
 import { parseRetryAfter } from '../../nodes/shared/transport/retries';
 
 describe('transport building blocks', () => {
@@ -42,6 +42,23 @@ describe('transport building blocks', () => {
 		expect(unwrapResults({ success: true, results: { id: 'idx_docs' } })).toEqual({
 			id: 'idx_docs',
 		});
+	});
+
+	it('parses an answer read from the stream as n8n would: JSON, else its text', async () => {
+		async function* chunks(...parts: Uint8Array[]) {
+			yield* parts;
+		}
+		// A byte order mark, and "ü" split across two network reads.
+		const bytes = Buffer.from('\uFEFF{"results":[{"q":"Grüße"}]}');
+		const cut = bytes.indexOf(0xc3) + 1;
+		expect(await readBody(chunks(bytes.subarray(0, cut), bytes.subarray(cut)))).toEqual({
+			results: [{ q: 'Grüße' }],
+		});
+		expect(await readBody(chunks(Buffer.from('<html>Bad gateway</html>')))).toBe(
+			'<html>Bad gateway</html>',
+		);
+		// A body n8n already parsed (n8n versions or helpers that do) is taken as it is.
+		expect(await readBody({ results: [] })).toEqual({ results: [] });
 	});
 
 	it('reads Retry-After as seconds or as an HTTP date', () => {

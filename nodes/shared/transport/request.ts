@@ -160,7 +160,10 @@ export async function readErrorBody(body: unknown): Promise<unknown> {
  * A streamed answer, read whole (or its first `keepBytes`) and parsed as n8n's helper would:
  * JSON when it is JSON, else its text. A body n8n already parsed is returned as it is.
  */
-async function readBody(body: unknown, keepBytes = Number.POSITIVE_INFINITY): Promise<unknown> {
+export async function readBody(
+	body: unknown,
+	keepBytes = Number.POSITIVE_INFINITY,
+): Promise<unknown> {
 	if (!isReadable(body)) return body;
 	const chunks: Uint8Array[] = [];
 	let size = 0;
