@@ -1,9 +1,10 @@
 /**
  * What happens when… a positional answer stops halfway: the node reads every JSON answer from
  * the response stream itself (transport/request.ts), so a connection dropped mid-answer is a
- * clear error and never half an answer, and a Stop or the request's timeout ends the read.
+ * clear error and never half an answer (a file export: exportFile.test.ts), and a Stop
+ * (setup.test.ts) or the request's timeout ends the read.
  */
-import { runNode, setBinaryMode } from '../helpers/engine';
+import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { exportRequestsNode } from '../helpers/exportRequestsNode';
 
@@ -25,24 +26,6 @@ describe('What happens when… an answer stops halfway', () => {
 		expect(JSON.stringify(error)).not.toContain(env.credentials.main.apiKey);
 		// Nothing is retried on its own: the second page was asked for once.
 		expect(env.emu.requestsTo('export')).toHaveLength(2);
-	});
-
-	it('Export Requests › CSV File: the same in a file export gives an error item and no file', async () => {
-		await setBinaryMode('filesystem');
-		env.emu.seedFlowRequests(FLOW, 300, { start: Date.parse('2024-03-01T00:00:00Z') });
-		env.emu.injectFault('whole-answer-drop', { endpoint: 'export', skip: 2 });
-		const { items, error } = await runNode({
-			node: exportRequestsNode(
-				FLOW,
-				{ output: 'csvFile', returnAll: true, options: { pageSize: 100 } },
-				{ continueOnFail: true },
-			),
-			credentials: env.credentials,
-		});
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expect(items[0].binary).toBeUndefined();
-		expect(items[0].json.error).toBe(BROKE);
 	});
 
 	it('Query Index: an answer dropped halfway is the same error, not half an answer', async () => {
