@@ -43,7 +43,7 @@ export function unwrapResults<T = unknown>(answer: unknown): T {
  * Calls a positional-parameter endpoint (POST `{ params }`) and returns its answer as sent. The
  * answer is parsed here from the response stream: n8n's helper parsing it keeps about twice its
  * size alive until V8 collects it, which an export of 1M records pays page after page (peak RSS
- * growth 157 MB against 67 MB; bench/exportFile.bench.ts).
+ * growth in n8n's engine 157 MB against 67 MB, and less CPU; docs/performance.md).
  */
 export async function positionalRequest(
 	ctx: BotDojoContext,
