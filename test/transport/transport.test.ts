@@ -1,6 +1,6 @@
 import { serviceMessage } from '../../nodes/shared/transport/errors';
 import { projectUrl } from '../../nodes/shared/transport/project';
-import { positionalBody, readBody, unwrapResults } from '../../nodes/shared/transport/request';
+import { positionalBody, readAnswer, unwrapResults } from '../../nodes/shared/transport/request';
 import { parseRetryAfter } from '../../nodes/shared/transport/retries';
 
 describe('transport building blocks', () => {
@@ -51,14 +51,14 @@ describe('transport building blocks', () => {
 		// A byte order mark, and "ü" split across two network reads.
 		const bytes = Buffer.from('\uFEFF{"results":[{"q":"Grüße"}]}');
 		const cut = bytes.indexOf(0xc3) + 1;
-		expect(await readBody(chunks(bytes.subarray(0, cut), bytes.subarray(cut)))).toEqual({
+		expect(await readAnswer(chunks(bytes.subarray(0, cut), bytes.subarray(cut)))).toEqual({
 			results: [{ q: 'Grüße' }],
 		});
-		expect(await readBody(chunks(Buffer.from('<html>Bad gateway</html>')))).toBe(
+		expect(await readAnswer(chunks(Buffer.from('<html>Bad gateway</html>')))).toBe(
 			'<html>Bad gateway</html>',
 		);
 		// A body n8n already parsed (n8n versions or helpers that do) is taken as it is.
-		expect(await readBody({ results: [] })).toEqual({ results: [] });
+		expect(await readAnswer({ results: [] })).toEqual({ results: [] });
 	});
 
 	it('reads Retry-After as seconds or as an HTTP date', () => {

@@ -211,7 +211,14 @@ function redactBody(body: unknown, apiKey: string): unknown {
 	return body === undefined ? null : redactDeep(body, apiKey);
 }
 
-/** A failure with no HTTP answer: refused connection, DNS, timeout, abort, dropped socket. */
+/** The connection failed while an answer was being read (the answer had begun): `cause` says how. */
+export class AnswerBrokeOffError extends Error {
+	constructor(readonly cause: unknown) {
+		super((cause as Error)?.message ?? String(cause));
+	}
+}
+
+/** A failure with no (whole) HTTP answer: refused connection, DNS, timeout, abort, dropped socket. */
 export function transportError(
 	ctx: BotDojoContext,
 	error: unknown,
@@ -220,7 +227,8 @@ export function transportError(
 	/** The failure came during a Retry-After wait: nothing was sent that time. */
 	waiting = false,
 ): NodeApiError {
-	const code = failureCode(error);
+	const brokeOff = error instanceof AnswerBrokeOffError;
+	const code = failureCode(brokeOff ? error.cause : error);
 	const raw = redact((error as Error)?.message ?? String(error), credentials.apiKey);
 	const repeatable = waiting || settings.repeatable !== false;
 	const unreachable = unreachableReason(code);
@@ -228,8 +236,8 @@ export function transportError(
 	let safeToRetry = repeatable;
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
 		message = deadlineMessage('timeout', settings.timeout ?? 0, 'request');
-	} else if (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw)) {
-		// axios' "stream has been aborted": the connection broke mid-answer (a Stop is ERR_CANCELED)
+	} else if (brokeOff || (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw))) {
+		// Mid-answer: read by the transport, or axios' "stream has been aborted" (a Stop is ERR_CANCELED)
 		message = 'The connection to BotDojo broke before its whole answer had arrived';
 	} else if (code === 'ERR_CANCELED' || /aborted|cancel/i.test(raw)) {
 		// "canceled": n8n marks a stopped execution as canceled only with this spelling.

@@ -10,7 +10,7 @@ import {
 	type IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { apiError, failureCode, transportError } from './errors';
+import { AnswerBrokeOffError, apiError, transportError } from './errors';
 import { CREDENTIAL_TYPE, readCredentialOfRun, projectUrl } from './project';
 import { DEFAULT_RETRY, header, isReadable, retryWhileRateLimited } from './retries';
 import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './types';
@@ -100,12 +100,12 @@ export async function sendWithRetries(
 				auth,
 			)) as FullResponse;
 			// Read inside the attempt, so that a connection broken mid-answer maps as a network
-			// failure. An error answer stays a stream: readErrorBody reads no more than it shows.
+			// failure (a Stop stays a Stop). An error answer stays a stream: readErrorBody reads no more than it shows.
 			if (!settings.jsonFromStream || response.statusCode >= 400) return response;
 			try {
-				return { ...response, body: await readBody(response.body) };
+				return { ...response, body: await readAnswer(response.body) };
 			} catch (error) {
-				throw abortSignal?.aborted ? error : answerBrokeOff(error);
+				throw abortSignal?.aborted ? error : new AnswerBrokeOffError(error);
 			}
 		},
 		retry: settings.retry ?? DEFAULT_RETRY,
@@ -138,29 +138,16 @@ function cancelSignalOf(ctx: BotDojoContext, settings: RequestSettings): AbortSi
 	return settings.abortSignal ?? execution.getExecutionCancelSignal?.();
 }
 
-/**
- * A connection that broke while an answer was being read, worded as axios words one it reads
- * itself ("stream has been aborted"), which errors.ts tells apart from a Stop. A timeout stays.
- */
-function answerBrokeOff(error: unknown): unknown {
-	const code = failureCode(error);
-	if (code === 'ETIMEDOUT' || code === 'ECONNABORTED') return error;
-	const reason = (error as Error)?.message ?? String(error);
-	return Object.assign(new Error(`stream has been aborted (${reason})`), {
-		code: 'ERR_BAD_RESPONSE',
-	});
-}
-
 /** A streamed error answer is read (up to 64 KiB) so its message can be shown. */
 export async function readErrorBody(body: unknown): Promise<unknown> {
-	return await readBody(body, 65_536);
+	return await readAnswer(body, 65_536);
 }
 
 /**
  * A streamed answer, read whole (or its first `keepBytes`) and parsed as n8n's helper would:
  * JSON when it is JSON, else its text. A body n8n already parsed is returned as it is.
  */
-export async function readBody(
+export async function readAnswer(
 	body: unknown,
 	keepBytes = Number.POSITIVE_INFINITY,
 ): Promise<unknown> {
