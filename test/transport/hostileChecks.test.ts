@@ -75,8 +75,10 @@ describe('redaction', () => {
 
 	it('finds a key cut off at the end of a quote or before …', () => {
 		expect(redact(`said: ${key.slice(0, 9)}`, key)).toBe('said: ***');
-		expect(redact(`"${once.slice(0, 7)}…"`, key)).toBe('"***…"');
-		// Three characters give nothing away and are left.
+		expect(redact(`"${once.slice(0, 8)}…"`, key)).toBe('"***…"');
+		// Seven characters or fewer are left (issue 26: an ordinary word that starts the key was
+		// hidden); this row had 7 characters hidden until then.
+		expect(redact(`"${once.slice(0, 7)}…"`, key)).toBe(`"${once.slice(0, 7)}…"`);
 		expect(redact('ends in k3y', key)).toBe('ends in k3y');
 	});
 
@@ -94,7 +96,8 @@ describe('redaction', () => {
 		expect(Object.getPrototypeOf(clean)).toBe(Object.prototype);
 	});
 
-	it('a key shorter than 4 characters is not looked for', () => {
+	it('a key shorter than 12 characters is not looked for (was 4 before issue 26)', () => {
 		expect(redact('abc abc', 'abc')).toBe('abc abc');
+		expect(redact('abcdefghijk', 'abcdefghijk')).toBe('abcdefghijk');
 	});
 });
