@@ -1,7 +1,7 @@
 'use strict';
 /**
  * A hostile or broken service (off unless a fault asks for it): answers that quote the API key
- * back (raw, JSON-escaped, split across two chunks), signed links that point elsewhere, and
+ * back (raw, JSON-escaped, split across two chunks, or re-encoded: see ENCODED), signed links that point elsewhere, and
  * downloads that redirect elsewhere. These answers come before authentication, as a proxy's
  * would: any key is quoted, and no flow runs.
  */
@@ -22,8 +22,25 @@ function echoOf(key, params) {
 	if (params.form === 'escaped') {
 		return `${pad}Request was ${JSON.stringify({ headers: { authorization: key } })}`;
 	}
+	const encoded = ENCODED[String(params.form)];
+	if (encoded) return `${pad}${encoded(key)}`;
 	return `${pad}Authorization: ${key}`;
 }
+
+/**
+ * The key as a server or proxy may re-encode it: `url` (in a query string), `base64` (a Basic
+ * header of "user:key"), `unicode` (every character `\u`-escaped), `upper` (upper-cased),
+ * `wrapped` (over two lines).
+ * @type {Record<string, (key: string) => string>}
+ */
+const ENCODED = {
+	url: (key) => `GET /api/v1/flows?api_key=${encodeURIComponent(key)}`,
+	base64: (key) => `Authorization: Basic ${Buffer.from(`user:${key}`).toString('base64')}`,
+	unicode: (key) =>
+		`Authorization: ${[...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}`,
+	upper: (key) => `AUTHORIZATION: ${key.toUpperCase()}`,
+	wrapped: (key) => `Authorization: ${key.slice(0, 9)}\r\n    ${key.slice(9)}`,
+};
 
 /**
  * Writes `body`; with `form=split` in two chunks cut inside the key.

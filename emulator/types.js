@@ -6,7 +6,7 @@
  *
  * @typedef {| 'run' | 'createSession' | 'export' | 'loadByFlowSession' | 'getTemporarySignedUrl' | 'loadByLogicalPath' | 'uploadFile' | 'getStatus' | 'queryMetadata' | 'download' | 'unknown'} EndpointName
  * @typedef {| '400' | '413' | '414' | '429' | '431' | '500' | '503' | 'echo-key' | 'echo-key-answer' | 'echo-key-stream' | 'link-elsewhere' | 'redirect' | 'drop' | 'malformed' | 'no-final' | 'stall' | 'token-delay' | 'big-stream' | 'split-utf8' | 'huge-line' | 'whole-answer' | 'whole-answer-stall' | 'whole-answer-drop' | 'same-cursor' | 'empty-page' | 'session-error'} FaultType
- * @typedef {{ retryAfter?: number | string; retryAfterDate?: number; status?: number; afterEvents?: number; ms?: number; tokens?: number; bytes?: number; form?: 'raw' | 'escaped' | 'split'; pad?: number; line?: 'malformed' | 'bad-token'; to?: 'host' | 'file' | 'self'; url?: string; [key: string]: unknown; }} FaultParams
+ * @typedef {{ retryAfter?: number | string; retryAfterDate?: number; status?: number; afterEvents?: number; ms?: number; tokens?: number; bytes?: number; form?: 'raw' | 'escaped' | 'split' | 'url' | 'base64' | 'unicode' | 'upper' | 'wrapped'; pad?: number; line?: 'malformed' | 'bad-token'; to?: 'host' | 'file' | 'self'; url?: string; [key: string]: unknown; }} FaultParams
  * @typedef {FaultParams & { endpoint?: Exclude<EndpointName, 'unknown'>; times?: number; skip?: number; }} InjectFaultOptions
  * @typedef {{ type: FaultType; params: FaultParams; endpoint: EndpointName | null; times: number; }} ArmedFault
  * @typedef {{ endpoint: EndpointName; method: string; path: string; headers: Record<string, string | string[] | undefined>; body: any; status?: number; receivedAt: number; respondedAt?: number; }} RequestLogEntry

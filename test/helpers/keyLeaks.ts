@@ -53,7 +53,32 @@ function errorText(error: unknown): string {
 	return parts.join('\n');
 }
 
-/** The pieces of `key` found anywhere the run left text: empty when the key was never shown. */
+/**
+ * `text` decoded the ways a server or proxy encodes the key (see redaction.ts): `\u`- and
+ * URL-escapes undone, line breaks (raw or JSON-escaped) taken out, lower-cased; and the text of
+ * every run of base64 characters in it, decoded at each of its 4 alignments.
+ */
+function decodedForms(text: string): string[] {
+	const unescaped = text
+		.replace(/\\+u([0-9a-f]{4})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+		.replace(/%(?:25)?([0-9a-f]{2})/gi, (_all, hex: string) =>
+			String.fromCharCode(parseInt(hex, 16)),
+		)
+		.replace(/(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]*/g, '');
+	const decoded = [unescaped.toLowerCase()];
+	for (const run of text.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
+		for (let shift = 0; shift < 4; shift++) {
+			const base64 = run.slice(shift).replace(/-/g, '+').replace(/_/g, '/');
+			decoded.push(Buffer.from(base64, 'base64').toString('latin1').toLowerCase());
+		}
+	}
+	return decoded;
+}
+
+/**
+ * The pieces of `key` found anywhere the run left text, raw or encoded (URL, base64, `\u`, any
+ * case, wrapped): empty when the key was never shown.
+ */
 export function keyShown(result: RunResult, logs: readonly string[], key = HOSTILE_KEY): string[] {
 	const texts = [
 		JSON.stringify(result.items),
@@ -62,5 +87,10 @@ export function keyShown(result: RunResult, logs: readonly string[], key = HOSTI
 		...result.items.map((item) => errorText(item.json.error)),
 		...logs,
 	];
-	return keyPieces(key).filter((piece) => texts.some((text) => text.includes(piece)));
+	const decoded = texts.flatMap(decodedForms);
+	return keyPieces(key).filter(
+		(piece) =>
+			texts.some((text) => text.includes(piece)) ||
+			decoded.some((text) => text.includes(piece.toLowerCase())),
+	);
 }

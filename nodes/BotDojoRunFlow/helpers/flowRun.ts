@@ -11,6 +11,7 @@ import { shapeOf } from '../../shared/transport/answers';
 import { runFlow } from '../../shared/transport/api';
 import { LongLine } from '../../shared/transport/longLine';
 import { NdjsonStreamError, readNdjsonStream } from '../../shared/transport/ndjson';
+import { knownApiKey } from '../../shared/transport/project';
 import { isReadable } from '../../shared/transport/retries';
 import { RunDeadline } from '../../shared/transport/runDeadline';
 import { RunCollector } from './collector';
@@ -172,7 +173,7 @@ function finish(
 	forwarder?.end(text);
 	const session = record.flow_session_id;
 	return {
-		json: outputJson(record, run.options, text, collector),
+		json: outputJson(record, run.options, text, collector, knownApiKey(ctx)),
 		sessionId: typeof session === 'string' ? session : undefined,
 		failure:
 			record.status === 'error' && run.options.onFlowError === 'fail'

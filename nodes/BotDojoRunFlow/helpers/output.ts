@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
+import { redactDeep } from '../../shared/transport/redaction';
 import type { RunOptions } from './runOptions';
 import type { RunCollector } from './collector';
 import { agentStepsOf, resolveToolCalls } from './toolCalls';
@@ -14,7 +15,22 @@ export function answerText(record: IDataObject, collector?: RunCollector): strin
 	return answerOfRecord(record) ?? collector?.text.toString() ?? '';
 }
 
+/**
+ * The output item of a run, with the API key redacted from every field (the answer, the flow's
+ * errorMessage under On Flow Error = Output the Record, logs, events): the flow or a proxy may
+ * quote the request back.
+ */
 export function outputJson(
+	record: IDataObject,
+	options: RunOptions,
+	text: string,
+	collector: RunCollector | undefined,
+	apiKey: string,
+): IDataObject {
+	return redactDeep(outputFields(record, options, text, collector), apiKey) as IDataObject;
+}
+
+function outputFields(
 	record: IDataObject,
 	options: RunOptions,
 	text: string,
