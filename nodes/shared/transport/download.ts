@@ -15,7 +15,7 @@ import { redactDeep } from './redaction';
 import { readErrorBody } from './request';
 import { DEFAULT_RETRY, header, retryWhileRateLimited } from './retries';
 import type { FullResponse, RequestSettings } from './types';
-import { linkProblem, linkWithoutSignature, MAX_REDIRECTS } from './signedLink';
+import { checkSignedLink, linkWithoutSignature, MAX_REDIRECTS } from './signedLink';
 
 /** A downloaded file: its body as it arrives, for n8n's binary data (never held whole here). */
 export interface DownloadedFile {
@@ -38,7 +38,7 @@ export async function downloadSignedUrl(
 ): Promise<DownloadedFile> {
 	const abortSignal = settings.abortSignal ?? ctx.getExecutionCancelSignal?.();
 	const { baseUrl } = await readCredentials(ctx);
-	let link = checkedLink(ctx, url, baseUrl, settings);
+	let link = await checkedLink(ctx, url, baseUrl, settings);
 	for (let redirects = 0; ; redirects++) {
 		const target = link;
 		const response = await retryWhileRateLimited({
@@ -74,25 +74,27 @@ export async function downloadSignedUrl(
 				itemIndex: settings.itemIndex,
 			});
 		}
-		link = checkedLink(ctx, location, baseUrl, settings, link);
+		link = await checkedLink(ctx, location, baseUrl, settings, link);
 	}
 }
 
 /** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe. */
-function checkedLink(
+async function checkedLink(
 	ctx: IExecuteFunctions,
 	text: string,
 	baseUrl: string,
 	settings: RequestSettings,
 	from?: URL,
-): URL {
+): Promise<URL> {
 	let link: URL | undefined;
 	try {
 		link = new URL(text, from);
 	} catch {
 		link = undefined;
 	}
-	const problem = link ? linkProblem(link, baseUrl, from) : 'it is not a valid address';
+	const problem = link
+		? await checkSignedLink(ctx, link, baseUrl, from)
+		: 'it is not a valid address';
 	if (link && !problem) return link;
 	const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
 	const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;

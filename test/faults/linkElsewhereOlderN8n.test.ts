@@ -1,0 +1,125 @@
+/**
+ * README "What happens when…", Links elsewhere, on an n8n without the egress filter for nodes:
+ * n8n-core's real request helpers without `getSecureEgressFilter`, as in n8n versions before
+ * it. The literal checks alone refuse every address as written (the ranges, the trailing dot).
+ * A host name that resolves to this machine is caught only by n8n's own SSRF protection, which
+ * the docs tell such an instance to turn on: N8N_SSRF_PROTECTION_ENABLED=true (here, with
+ * N8N_SSRF_ALLOWED_HOSTNAMES=localhost so that the local BotDojo emulator stays reachable).
+ */
+import type { FaultParams } from '../../emulator/types';
+import { runNode, type BotDojoCredentialData } from '../helpers/engine';
+import { useEmulator } from '../helpers/emulator';
+import { flowRuns, statusesOf, whatUserSees } from '../helpers/faults';
+import { nameOfLoopback, turnOnSsrfProtection, useInternalServer } from '../helpers/internalServer';
+import { captureLogs, keyShown } from '../helpers/keyLeaks';
+import { linkNode, uploadThroughNode } from '../uploadDocument/documents';
+
+const HELPERS =
+	'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
+jest.mock(
+	'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions',
+	() => {
+		const actual = jest.requireActual(
+			'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions',
+		);
+		return {
+			...actual,
+			getRequestHelperFunctions: (...args: unknown[]) => {
+				const helpers = actual.getRequestHelperFunctions(...args);
+				delete helpers.getSecureEgressFilter;
+				return helpers;
+			},
+		};
+	},
+);
+
+turnOnSsrfProtection({ allowedHostnames: 'localhost' });
+
+const env = useEmulator();
+const logs = captureLogs();
+const internal = useInternalServer();
+
+/** The credential at http://localhost:<port>, the name the SSRF allow-list lets through. */
+function credentials(): Record<string, BotDojoCredentialData> {
+	const main = {
+		...env.credentials.main,
+		baseUrl: env.emu.baseUrl.replace('127.0.0.1', 'localhost'),
+	};
+	return { main };
+}
+
+interface Row {
+	fault: string;
+	inject: (port: number, name: string) => { type: 'link-elsewhere' } & FaultParams;
+	/** The user's message and description. */
+	sees: (port: number, name: string) => RegExp;
+}
+
+const rows: Row[] = [
+	...[
+		'localhost.',
+		'[::127.0.0.1]',
+		'[64:ff9b::127.0.0.1]',
+		'255.255.255.255',
+		'[fec0::1]',
+		'198.18.0.1',
+		'192.0.0.8',
+		'224.0.0.1',
+	].map(
+		(host): Row => ({
+			fault: `link to ${host}: refused by the literal checks`,
+			inject: (port) => ({
+				type: 'link-elsewhere',
+				url: `https://${host}:${port}/internal-admin/secret?sig=s3cr3t`,
+			}),
+			sees: () =>
+				/^The download link https:\/\/\S+ was not fetched: it points at this machine or a private network address[\s\S]*nothing was downloaded/,
+		}),
+	),
+	{
+		fault: "link to a host name that resolves to 127.0.0.1: refused by n8n's SSRF protection",
+		inject: (port, name) => ({
+			type: 'link-elsewhere',
+			url: `https://${name}:${port}/internal-admin/secret?sig=s3cr3t`,
+		}),
+		sees: (port, name) =>
+			new RegExp(
+				`^Could not download the file from https://${name}:${port}/internal-admin/secret[\\s\\S]*resolves to a restricted IP address`,
+			),
+	},
+];
+
+describe('What happens when… a download link leads elsewhere (n8n without the egress filter)', () => {
+	it.each(rows)('$fault', async (row) => {
+		const name = await nameOfLoopback();
+		const { type, ...params } = row.inject(internal.port, name);
+		env.emu.injectFault({ type, ...params }, { endpoint: 'getTemporarySignedUrl' });
+		await uploadThroughNode(
+			{ ...env, credentials: { ...env.credentials, ...credentials() } },
+			Buffer.from('hello'),
+			'docs/a.txt',
+			'a.txt',
+			'text/plain',
+		);
+		logs.length = 0;
+		const connectionsBefore = internal.connections;
+		const result = await runNode({
+			node: linkNode({ logicalPath: 'docs/a.txt', downloadFile: true }),
+			credentials: credentials(),
+		});
+		const seen = whatUserSees(result);
+		expect(seen).toMatch(row.sees(internal.port, name));
+		expect(seen).not.toMatch(/sig=|s3cr3t/);
+		expect(internal.connections).toBe(connectionsBefore);
+		expect(statusesOf(env, 'download')).toEqual([]);
+		expect(keyShown(result, logs, env.emu.keys.project)).toEqual([]);
+		expect(flowRuns(env)).toBe(0);
+	});
+
+	it('the helper n8n offers nodes is absent here, as on an older n8n', async () => {
+		const { getRequestHelperFunctions } = jest.requireMock(HELPERS);
+		const helpers = getRequestHelperFunctions({ expression: {} }, { name: 'x' }, {});
+		expect(helpers.httpRequest).toEqual(expect.any(Function));
+		expect(helpers.getSecureEgressFilter).toBeUndefined();
+	});
+});

@@ -1,0 +1,55 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
+/**
+ * A server inside the network that a download link must never reach: it counts every TCP
+ * connection (a TLS handshake to it counts too, though it speaks plain HTTP), and a host name
+ * of this machine that resolves to it, to check what n8n's egress filter sees.
+ */
+import { lookup } from 'node:dns/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+
+import { isPrivateHost } from '../../nodes/shared/transport/hosts';
+
+export interface InternalServer {
+	port: number;
+	/** TCP connections it accepted so far. */
+	connections: number;
+}
+
+/** Registers beforeAll/afterAll hooks; the fixture is filled in beforeAll. */
+export function useInternalServer(): InternalServer {
+	const fixture: InternalServer = { port: 0, connections: 0 };
+	let server: Server;
+	beforeAll(async () => {
+		server = createServer((_req, res) => res.end('the internal admin secret'));
+		server.on('connection', () => fixture.connections++);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		fixture.port = (server.address() as AddressInfo).port;
+	});
+	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
+	return fixture;
+}
+
+/**
+ * A host name that this machine resolves to 127.0.0.1 and that the literal checks cannot see
+ * through (not `localhost`): the machine's own name, or another name of its hosts file.
+ * Throws, failing the test, when there is none.
+ */
+export async function nameOfLoopback(): Promise<string> {
+	for (const name of [hostname(), 'runsc', 'vm', 'localhost.localdomain']) {
+		if (isPrivateHost(name)) continue;
+		const addresses = await lookup(name, { all: true }).catch(() => []);
+		if (addresses.length > 0 && addresses.every((a) => a.address === '127.0.0.1')) return name;
+	}
+	throw new Error('No host name of this machine resolves to 127.0.0.1 only: add one to /etc/hosts');
+}
+
+/**
+ * n8n's own SSRF protection on, as an admin turns it on: read by n8n's configuration when its
+ * HTTP client is first built (the first request of the test file), so call it at the top.
+ */
+export function turnOnSsrfProtection(settings: { allowedHostnames: string }): void {
+	process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
+	process.env.N8N_SSRF_ALLOWED_HOSTNAMES = settings.allowedHostnames;
+}
