@@ -7,12 +7,17 @@
  * N8N_SSRF_ALLOWED_HOSTNAMES=localhost so that the local BotDojo emulator stays reachable).
  */
 import type { FaultParams } from '../../emulator/types';
-import { runNode, type BotDojoCredentialData } from '../helpers/engine';
+import type { BotDojoCredentialData } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
-import { flowRuns, statusesOf, whatUserSees } from '../helpers/faults';
-import { nameOfLoopback, turnOnSsrfProtection, useInternalServer } from '../helpers/internalServer';
-import { captureLogs, keyShown } from '../helpers/keyLeaks';
-import { linkNode, uploadThroughNode } from '../uploadDocument/documents';
+import { whatUserSees } from '../helpers/faults';
+import {
+	expectNothingFetched,
+	getLinkAndFile,
+	nameOfLoopback,
+	turnOnSsrfProtection,
+	useInternalServer,
+} from '../helpers/internalServer';
+import { captureLogs } from '../helpers/keyLeaks';
 
 const HELPERS =
 	'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
@@ -94,26 +99,10 @@ describe('What happens when… a download link leads elsewhere (n8n without the 
 		const name = await nameOfLoopback();
 		const { type, ...params } = row.inject(internal.port, name);
 		env.emu.injectFault({ type, ...params }, { endpoint: 'getTemporarySignedUrl' });
-		await uploadThroughNode(
-			{ ...env, credentials: { ...env.credentials, ...credentials() } },
-			Buffer.from('hello'),
-			'docs/a.txt',
-			'a.txt',
-			'text/plain',
-		);
-		logs.length = 0;
 		const connectionsBefore = internal.connections;
-		const result = await runNode({
-			node: linkNode({ logicalPath: 'docs/a.txt', downloadFile: true }),
-			credentials: credentials(),
-		});
-		const seen = whatUserSees(result);
-		expect(seen).toMatch(row.sees(internal.port, name));
-		expect(seen).not.toMatch(/sig=|s3cr3t/);
-		expect(internal.connections).toBe(connectionsBefore);
-		expect(statusesOf(env, 'download')).toEqual([]);
-		expect(keyShown(result, logs, env.emu.keys.project)).toEqual([]);
-		expect(flowRuns(env)).toBe(0);
+		const result = await getLinkAndFile(env, logs, credentials());
+		expect(whatUserSees(result)).toMatch(row.sees(internal.port, name));
+		expectNothingFetched(result, { env, logs, internal }, connectionsBefore);
 	});
 
 	it('the helper n8n offers nodes is absent here, as on an older n8n', async () => {

@@ -10,6 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 
 import { isPrivateHost } from '../../nodes/shared/transport/hosts';
+import { linkNode, uploadThroughNode } from '../uploadDocument/documents';
+import type { EmulatorFixture } from './emulator';
+import { runNode, type BotDojoCredentialData, type RunResult } from './engine';
+import { flowRuns, statusesOf, whatUserSees } from './faults';
+import { keyShown } from './keyLeaks';
 
 export interface InternalServer {
 	port: number;
@@ -52,4 +57,36 @@ export async function nameOfLoopback(): Promise<string> {
 export function turnOnSsrfProtection(settings: { allowedHostnames: string }): void {
 	process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
 	process.env.N8N_SSRF_ALLOWED_HOSTNAMES = settings.allowedHostnames;
+}
+
+/** Uploads a file, then runs Get Download Link with Download File on (logs cleared between). */
+export async function getLinkAndFile(
+	env: EmulatorFixture,
+	logs: string[],
+	credentials: Record<string, BotDojoCredentialData> = env.credentials,
+): Promise<RunResult> {
+	const uploader = { ...env, credentials: { ...env.credentials, ...credentials } };
+	await uploadThroughNode(uploader, Buffer.from('hello'), 'docs/a.txt', 'a.txt', 'text/plain');
+	logs.length = 0;
+	return await runNode({
+		node: linkNode({ logicalPath: 'docs/a.txt', downloadFile: true }),
+		credentials,
+	});
+}
+
+/**
+ * What a refused link leaves: the link's signature not shown, no connection to the internal server since `connectionsBefore`, the download
+ * endpoint answered only `downloads`, no piece of the key anywhere and no flow run.
+ */
+export function expectNothingFetched(
+	result: RunResult,
+	seen: { env: EmulatorFixture; logs: string[]; internal: InternalServer },
+	connectionsBefore: number,
+	downloads: number[] = [],
+): void {
+	expect(whatUserSees(result)).not.toMatch(/sig=|s3cr3t/);
+	expect(seen.internal.connections).toBe(connectionsBefore);
+	expect(statusesOf(seen.env, 'download')).toEqual(downloads);
+	expect(keyShown(result, seen.logs, seen.env.emu.keys.project)).toEqual([]);
+	expect(flowRuns(seen.env)).toBe(0);
 }
