@@ -14,7 +14,7 @@ import {
 	expectNothingFetched,
 	getLinkAndFile,
 	nameOfLoopback,
-	turnOnSsrfProtection,
+	setSsrfSettings,
 	useInternalServer,
 } from '../helpers/internalServer';
 import { captureLogs } from '../helpers/keyLeaks';
@@ -38,7 +38,7 @@ jest.mock(
 	},
 );
 
-turnOnSsrfProtection({ allowedHostnames: 'localhost' });
+setSsrfSettings({ enabled: true, allowedHostnames: 'localhost' });
 
 const env = useEmulator();
 const logs = captureLogs();

@@ -51,11 +51,11 @@ export async function nameOfLoopback(): Promise<string> {
 }
 
 /**
- * n8n's own SSRF protection on, as an admin turns it on: read by n8n's configuration when its
- * HTTP client is first built (the first request of the test file), so call it at the top.
+ * n8n's SSRF settings, as an admin sets them: read by n8n's configuration when its HTTP client is
+ * first built (the first request of the test file), so call it at the top of the file.
  */
-export function turnOnSsrfProtection(settings: { allowedHostnames: string }): void {
-	process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
+export function setSsrfSettings(settings: { enabled: boolean; allowedHostnames: string }): void {
+	process.env.N8N_SSRF_PROTECTION_ENABLED = String(settings.enabled);
 	process.env.N8N_SSRF_ALLOWED_HOSTNAMES = settings.allowedHostnames;
 }
 
