@@ -139,6 +139,25 @@ describe('BotDojo Trigger: bad data never silences it', () => {
 		expect(await poll(staticData)).toMatchObject({ output: null });
 	});
 
+	it('a state saved with 100 KB ids whole keeps them, as digests: a later change fires nothing', async () => {
+		const mark = Date.now() - 60_000;
+		const ids = [0, 1, 2].map((i) => `${'y'.repeat(100_000)}${i}`);
+		const records = ids.map((id, i) => add(id, mark - 1000 + i));
+		const staticData: IDataObject = {
+			[STATE_KEY]: {
+				flowId: FLOW,
+				highWaterMark: iso(mark),
+				windowStart: iso(mark - 5000),
+				handled: Object.fromEntries(ids.map((id, i) => [id, mark - 1000 + i])),
+			},
+		};
+		records.forEach((record, i) => modify(record, mark + 1000 + i));
+		add('req_new', mark + 2000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_new']);
+		expect(JSON.stringify(staticData).length).toBeLessThan(1_000);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
 	it(`a request that shows up late fires when dated up to ${LOOK_BACK_MS / 60_000} minutes before the mark, and is missed beyond`, async () => {
 		const staticData = savedAgo(30 * 60_000);
 		const now = Date.now();

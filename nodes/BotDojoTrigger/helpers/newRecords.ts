@@ -13,7 +13,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { toUtcIso } from '../../shared/params/dates';
 import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/exportPages';
 import { HandledWindow, endedAtMs, type HandledIds } from './handledWindow';
-import { idForLog, recordKey } from './recordKey';
+import { idForLog, MAX_KEY_LENGTH, recordKey } from './recordKey';
 
 export type StatusFilter = 'both' | 'complete' | 'error';
 
@@ -170,9 +170,26 @@ function writeChanged(state: PollState, name: 'highWaterMark' | 'windowStart', v
 function readWindow(state: PollState, markMs: number): HandledWindow {
 	const startMs =
 		typeof state.windowStart === 'string' ? Date.parse(state.windowStart) : Number.NaN;
-	if (!Number.isNaN(startMs)) return new HandledWindow(startMs, state.handled ?? {});
-	const window = new HandledWindow(markMs);
-	for (const id of state.idsAtHighWaterMark ?? []) window.handled(id, markMs);
+	if (Number.isNaN(startMs)) {
+		const window = new HandledWindow(markMs);
+		for (const id of state.idsAtHighWaterMark ?? []) window.handled(recordKey({ id }), markMs);
+		return window;
+	}
+	// Trigger 1.1 of package 0.1 saved long ids whole: they become the digests they are now.
+	const saved = Object.entries(state.handled ?? {});
+	const long = saved.some(([key]) => key.length > MAX_KEY_LENGTH);
+	const window = new HandledWindow(
+		startMs,
+		long
+			? Object.fromEntries(
+					saved.map(([key, ms]) => [
+						key.length > MAX_KEY_LENGTH ? recordKey({ id: key }) : key,
+						ms,
+					]),
+				)
+			: state.handled,
+	);
+	window.changed = long;
 	return window;
 }
 
