@@ -95,6 +95,8 @@ export class BotDojoApi implements ICredentialType {
 			body: { params: ['n8n-credential-check', null, 1] },
 			json: true,
 		},
+		// n8n's type wants rules of one kind per list; its tester (credentials-tester.service.js)
+		// reads both kinds from one list, status rules on a failed request, body rules on a 2xx.
 		rules: [
 			{
 				type: 'responseCode',
@@ -153,6 +155,6 @@ export class BotDojoApi implements ICredentialType {
 						'Base URL: the answer was not a BotDojo export page (it has no hasMore field), so the key was not checked. The Base URL may point at a proxy, a sign-in page or another service: use the BotDojo API address ending in /api/v1, e.g. https://api.botdojo.com/api/v1.',
 				},
 			},
-		],
+		] as ICredentialTestRequest['rules'],
 	};
 }

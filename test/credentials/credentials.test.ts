@@ -97,7 +97,7 @@ describe('BotDojo API credential test', () => {
 			env.emu.injectFault({ type: 'wrong-shape', shape }, { endpoint: 'export' });
 			const result = await testCredential(env.credentials.main);
 			expect(result).toEqual({ status: 'Error', message: NOT_AN_EXPORT_PAGE });
-			expect(env.emu.requestsTo('export').map((r: { status: number }) => r.status)).toEqual([200]);
+			expect(env.emu.requestsTo('export').map((r) => r.status)).toEqual([200]);
 		},
 	);
 

@@ -24,7 +24,7 @@ const FUTURE = Date.parse('2099-01-01T00:00:00.000Z');
 
 /** A record the export returns without an `id` (the emulator still indexes it by `indexId`). */
 function addWithoutId(indexId: string, modifiedMs: number, text: string): IDataObject {
-	const record = add(indexId, modifiedMs);
+	const record = add(indexId, modifiedMs) as IDataObject;
 	record.body = { text_input: text };
 	delete record.id;
 	return record;
@@ -91,7 +91,12 @@ describe('BotDojo Trigger: bad data never silences it', () => {
 	it('ids keep their type: 1 and "1" are two requests', async () => {
 		const staticData: IDataObject = {};
 		const mark = await activate(staticData);
-		env.emu.addRecord({ id: 1, flow_id: FLOW, modified: iso(mark + 1000), status: 'complete' });
+		env.emu.addRecord({
+			id: 1 as unknown as string,
+			flow_id: FLOW,
+			modified: iso(mark + 1000),
+			status: 'complete',
+		});
 		add('1', mark + 2000);
 		expect(emittedIds((await poll(staticData)).output)).toEqual([1, '1']);
 		expect(await poll(staticData)).toMatchObject({ output: null });

@@ -3,7 +3,7 @@
  * dependency container, which a test replaces with one that keeps the lines.
  */
 /** The modules n8n-core itself loads (it has its own copies of @n8n/di and backend-common). */
-function fromN8nCore<T>(name: string): T {
+function fromN8nCore<T extends object>(name: string): T {
 	// Searched upwards from n8n-core's main file, as n8n-core's own imports are.
 	const paths = [require.resolve('n8n-core')];
 	return jest.requireActual<T>(require.resolve(name, { paths }));
