@@ -86,6 +86,7 @@ export class BotDojoApi implements ICredentialType {
 	 * matches `responseCode` rules only when the request fails with that status (so no
 	 * `ignoreHttpStatusErrors`: with it, n8n would see a 401 as a success). The messages are
 	 * fixed texts: n8n evaluates no expression in them (docs/nodes.md: "What the Test button gave up").
+	 * A 200 is judged by its body: without `hasMore` it is not an export page (last rule).
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -94,6 +95,8 @@ export class BotDojoApi implements ICredentialType {
 			body: { params: ['n8n-credential-check', null, 1] },
 			json: true,
 		},
+		// n8n's type wants rules of one kind per list; its tester (credentials-tester.service.js)
+		// reads both kinds from one list, status rules on a failed request, body rules on a 2xx.
 		rules: [
 			{
 				type: 'responseCode',
@@ -141,6 +144,17 @@ export class BotDojoApi implements ICredentialType {
 					message: `BotDojo is temporarily unavailable (${value}). ${NOT_CHECKED}`,
 				},
 			})),
-		],
+			{
+				// n8n fails the test when the 2xx body's `key` equals `value`: every export page has
+				// `hasMore`, so a 200 without it (a proxy's or login page, another service) fails.
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'hasMore',
+					value: undefined,
+					message:
+						'Base URL: the answer was not a BotDojo export page (it has no hasMore field), so the key was not checked. The Base URL may point at a proxy, a sign-in page or another service: use the BotDojo API address ending in /api/v1, e.g. https://api.botdojo.com/api/v1.',
+				},
+			},
+		] as ICredentialTestRequest['rules'],
 	};
 }

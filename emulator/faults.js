@@ -40,6 +40,8 @@ const HOSTILE_FAULTS = [
 	'link-elsewhere',
 	'redirect',
 ];
+/** A 200 that is not the endpoint's answer (wrongShape.js). */
+const SHAPE_FAULTS = ['wrong-shape'];
 const ALL_FAULTS = [
 	...STATUS_FAULTS,
 	...STREAM_FAULTS,
@@ -47,6 +49,7 @@ const ALL_FAULTS = [
 	...EXPORT_FAULTS,
 	...SESSION_FAULTS,
 	...HOSTILE_FAULTS,
+	...SHAPE_FAULTS,
 ];
 
 const ENDPOINTS = [

@@ -21,6 +21,7 @@ const {
 } = require('./faults');
 const { handleRun, sendHalf } = require('./run');
 const { answerKeyFault, redirectDownload, rewriteLink, sendErrorQuoting } = require('./hostile');
+const { answerWrongShape } = require('./wrongShape');
 const { authenticate } = require('./auth');
 const { createSession } = require('./sessions');
 const { exportPage, loadByFlowSession } = require('./flowRequests');
@@ -154,6 +155,8 @@ async function handle(ctx, req, res, r, url, entry) {
 	// a proxy or service that quotes the key back: before the status faults, so that their
 	// error answers quote it too
 	if (await answerKeyFault(ctx, req, res, endpoint, r.flowId)) return;
+	// a 200 that is not the endpoint's answer (a proxy's or a login page)
+	if (answerWrongShape(ctx, req, res, endpoint)) return;
 
 	// status faults (and drop, stall for non-streaming requests) are answered before anything else
 	const isStreamRun =

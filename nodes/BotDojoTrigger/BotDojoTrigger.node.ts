@@ -44,7 +44,7 @@ export class BotDojoTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Emits each request of the flow that finished since the workflow was published (activated, in n8n 1.x), once. A manual run shows the latest request.',
+					"Emits each request of the flow that finished since the workflow was published (activated, in n8n 1.x), once. A manual run shows the latest request. A request that reaches BotDojo's export more than 10 minutes after its last change is missed; one dated in the future fires once.",
 				name: 'notice',
 				type: 'notice',
 				default: '',

@@ -10,6 +10,8 @@ import { nodeTypes } from '../helpers/engine';
 const env = useEmulator();
 
 const OK = { status: 'OK', message: 'Connection successful!' };
+const NOT_AN_EXPORT_PAGE =
+	'Base URL: the answer was not a BotDojo export page (it has no hasMore field), so the key was not checked. The Base URL may point at a proxy, a sign-in page or another service: use the BotDojo API address ending in /api/v1, e.g. https://api.botdojo.com/api/v1.';
 
 describe('BotDojo API credential test', () => {
 	it('is the credential’s declarative test: no node names a test function of its own', () => {
@@ -87,6 +89,23 @@ describe('BotDojo API credential test', () => {
 			message: `${said} The credential was not checked: test again in a minute.`,
 		});
 		expect(env.emu.requestsTo('export')).toHaveLength(1);
+	});
+
+	it.each(['html', 'empty', 'results', 'list', 'text'])(
+		'fails a 200 that is not an export page (%s), naming the Base URL',
+		async (shape) => {
+			env.emu.injectFault({ type: 'wrong-shape', shape }, { endpoint: 'export' });
+			const result = await testCredential(env.credentials.main);
+			expect(result).toEqual({ status: 'Error', message: NOT_AN_EXPORT_PAGE });
+			expect(env.emu.requestsTo('export').map((r) => r.status)).toEqual([200]);
+		},
+	);
+
+	it('an answer of no items ([]) is no success either: n8n stops on it with its own error', async () => {
+		env.emu.injectFault({ type: 'wrong-shape', shape: 'empty-list' }, { endpoint: 'export' });
+		await expect(testCredential(env.credentials.main)).rejects.toThrow(
+			"Cannot read properties of undefined (reading 'json')",
+		);
 	});
 
 	it.each([

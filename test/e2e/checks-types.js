@@ -154,6 +154,31 @@ module.exports = function registerTypeChecks(env) {
 			})),
 		);
 	};
+	// A 200 that is not an export page (a proxy's or sign-in page, another service at the Base
+	// URL): the credential's responseSuccessBody rule (no `hasMore`) fails it in n8n's own tester.
+	test('the credential test fails each of 4 wrong-shaped 200 answers and passes the right one', async () => {
+		const seen = [];
+		for (const shape of ['html', 'empty', 'results', 'list', 'right']) {
+			// Armed just before the test's request (the trigger demo polls once a minute).
+			if (shape !== 'right')
+				env.emu.injectFault({ type: 'wrong-shape', shape }, { endpoint: 'export' });
+			const mark = env.emu.requests.length;
+			const { data } = await testCredential(env.emu.keys.project);
+			seen.push({ shape, ...data, statuses: probes(mark).map((r) => r.status) });
+		}
+		const notAPage =
+			'Base URL: the answer was not a BotDojo export page (it has no hasMore field), so the key was not checked. The Base URL may point at a proxy, a sign-in page or another service: use the BotDojo API address ending in /api/v1, e.g. https://api.botdojo.com/api/v1.';
+		assert.deepEqual(seen, [
+			...['html', 'empty', 'results', 'list'].map((shape) => ({
+				shape,
+				status: 'Error',
+				message: notAPage,
+				statuses: [200],
+			})),
+			{ shape: 'right', status: 'OK', message: 'Connection successful!', statuses: [200] },
+		]);
+	});
+
 	const rulesMissing = credentialRulesMissing();
 	registerWhere(rulesMissing, NAMES_THE_FIELD, () => test(NAMES_THE_FIELD, credentialCases(true)));
 	if (rulesMissing) test(N8N_OWN_TEXT, credentialCases(false));

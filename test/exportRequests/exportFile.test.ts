@@ -50,6 +50,10 @@ const HOSTILE = [
 	['=HYPERLINK("http://x.test","click")', '@SUM(1+1)'],
 	['+1 555 0100, call me', '-2 degrees'],
 	['\t=1+1', '\r=2+2'],
+	// LibreOffice's "Trim spaces" at import strips the spaces before a formula, then runs it.
+	[' =1+1', '\n\t@SUM(A1)'],
+	['  indented, not a formula', '\u00a0+1 555 0100'],
+	['\u0000=1+1', 'a plain answer'],
 ];
 
 type EmulatorRecord = IDataObject & { id: string; status: string; modified: string };
@@ -138,7 +142,7 @@ describe.each<BinaryMode>(['filesystem', 'memory'])('Export to a file, %s binary
 describe('Export to a file', () => {
 	beforeAll(async () => await setBinaryMode('filesystem'));
 
-	it('CSV: formula-like text starts with an apostrophe, so a spreadsheet shows it as text', async () => {
+	it('CSV: formula-like text, after leading white space too, starts with an apostrophe, so a spreadsheet shows it as text', async () => {
 		seed(0);
 		const { text } = await exportFile({ output: 'csvFile', returnAll: true });
 		const cells = csvOf(text).slice(1);
@@ -147,6 +151,9 @@ describe('Export to a file', () => {
 			[`'=HYPERLINK("http://x.test","click")`, `'@SUM(1+1)`],
 			[`'+1 555 0100, call me`, `'-2 degrees`],
 			[`'\t=1+1`, `'\r=2+2`],
+			[`' =1+1`, `'\n\t@SUM(A1)`],
+			['  indented, not a formula', `'\u00a0+1 555 0100`],
+			[`'\u0000=1+1`, 'a plain answer'],
 		]);
 		expect(text).toContain('"\'=HYPERLINK(""http://x.test"",""click"")"');
 	});

@@ -117,7 +117,8 @@ export async function testCredential(
 	} finally {
 		await workflow.expression.releaseIsolate();
 	}
-	const body = response?.[0]?.[0]?.json;
+	// As n8n reads it (`response[0][0].json`): an answer of no items (`[]`) throws here, as in n8n.
+	const body = (response as INodeExecutionData[][])[0][0].json;
 	for (const rule of test.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
 		const value = rule.properties.key

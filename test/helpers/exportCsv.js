@@ -4,10 +4,15 @@
  * (not through the node's code): shared by the engine tests and the real-n8n check.
  */
 
-/** A text cell as a spreadsheet must get it: formula-like text starts with an apostrophe. */
+/**
+ * A text cell as a spreadsheet must get it: formula-like text (OWASP: = + - @ tab CR, NUL; also
+ * = + - @ after white space, which LibreOffice's "Trim spaces" strips) starts with an apostrophe.
+ */
 function shownCell(value) {
 	if (value === null || value === undefined) return '';
-	return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
+	return typeof value === 'string' && /^(?:[\t\r\0]|\s*[=+\-@])/.test(value)
+		? `'${value}`
+		: String(value);
 }
 
 /** The CSV row (the Simplify columns, in order) of an emulator flow request record. */

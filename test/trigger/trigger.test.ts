@@ -1,9 +1,11 @@
 /** BotDojo Trigger: each new request fires once, however BotDojo pages, times and changes it. */
 import type { IDataObject } from 'n8n-workflow';
 
+import { LOOK_BACK_MS } from '../../nodes/BotDojoTrigger/helpers/newRecords';
 import {
 	env,
 	FLOW,
+	STATE_KEY,
 	poll,
 	stateOf,
 	iso,
@@ -36,7 +38,8 @@ describe('BotDojo Trigger', () => {
 		const second = await poll(staticData);
 		expect(emittedIds(second.output)).toEqual(['req_a', 'req_b', 'req_c']);
 		expect(second.output?.[0][1].json.status).toBe('error');
-		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark)]);
+		// Each export starts LOOK_BACK_MS (10 minutes) before the mark, for requests that show up late.
+		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark - LOOK_BACK_MS)]);
 		expect(stateOf(staticData)).toEqual({
 			flowId: FLOW,
 			highWaterMark: iso(mark + 2000),
@@ -49,7 +52,7 @@ describe('BotDojo Trigger', () => {
 		add('req_d', mark + 3000, 'error');
 		add('req_e', mark + 4000);
 		const third = await poll(staticData);
-		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark + 2000)]);
+		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark + 2000 - LOOK_BACK_MS)]);
 		expect(emittedIds(third.output)).toEqual(['req_boundary', 'req_d', 'req_e']);
 		expect(stateOf(staticData)).toMatchObject({
 			highWaterMark: iso(mark + 4000),
@@ -102,8 +105,8 @@ describe('BotDojo Trigger', () => {
 			expect((await poll(staticData)).output).toBeNull();
 			expect(stateOf(staticData).highWaterMark).toBe(iso(mark + 10_000 * change + 1));
 		}
-		// Each poll asked only from its high-water mark.
-		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark + 40_001)]);
+		// Each poll asked only from its high-water mark, less the look-back.
+		expect(exportParams().at(-1)).toEqual([FLOW, null, 1000, iso(mark + 40_001 - LOOK_BACK_MS)]);
 
 		// A new request among the modified ones still fires, alone.
 		modify(a, mark + 70_000);
@@ -142,8 +145,11 @@ describe('BotDojo Trigger', () => {
 	});
 
 	it('keeps memory bounded: at most 10,000 ids and 7 days, and never fires for what it forgot', async () => {
-		const staticData: IDataObject = {};
-		const mark = await activate(staticData);
+		// Activated 9 days ago, so that a change 8 days after a request ended is not in the future.
+		const mark = Date.now() - 9 * 24 * 3_600_000;
+		const staticData: IDataObject = {
+			[STATE_KEY]: { flowId: FLOW, highWaterMark: iso(mark), windowStart: iso(mark), handled: {} },
+		};
 		const backlog = env.emu.seedFlowRequests(FLOW, 10_500, { start: mark + 1, stepMs: 1 });
 		expect((await poll(staticData)).output?.[0]).toHaveLength(10_500);
 		const state = stateOf(staticData);

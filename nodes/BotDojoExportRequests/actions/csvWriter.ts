@@ -13,10 +13,12 @@ export const CSV_COLUMNS: readonly string[] = Object.keys(simplifyFlowRequest({}
 export const UTF8_BOM = '\uFEFF';
 
 /**
- * A spreadsheet runs a cell that starts with one of these as a formula (a tab or CR before one
- * too), so such text gets a leading apostrophe, which spreadsheets show as plain text.
+ * A spreadsheet may run a cell as a formula when it starts with `=`, `+`, `-`, `@`, a tab or a
+ * CR (OWASP's CSV injection list; OWASP ASVS 1.2.10 adds NUL), or with white space and then one
+ * of `= + - @` (LibreOffice's "Trim spaces" import option strips the spaces first). Such text gets a leading apostrophe,
+ * which spreadsheets show as plain text.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^(?:[\t\r\0]|\s*[=+\-@])/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 function csvField(value: unknown): string {

@@ -9,6 +9,11 @@
  * WINDOW_MS of the newest `modified` seen, at most MAX_REMEMBERED of them. A request that ended
  * before the window start is never delivered (it was handled then, or it ended before the
  * trigger was activated), so shrinking the window can only drop a delivery, never repeat one.
+ * The one exception: beyond MAX_REMEMBERED requests dated after the mark (in the future), the
+ * oldest of them are forgotten and fire again if BotDojo still returns them.
+ *
+ * Ids are the keys of recordKey.ts (at most MAX_KEY_LENGTH characters), so the saved map is at
+ * most MAX_REMEMBERED × about 85 bytes of JSON (850 KB), whatever the ids look like.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -57,20 +62,32 @@ export class HandledWindow {
 		this.changed = true;
 	}
 
-	/** Forgets what lies before `newestMs - WINDOW_MS`, and the oldest beyond MAX_REMEMBERED. */
-	prune(newestMs: number): void {
-		this.startMs = Math.max(this.startMs, newestMs - WINDOW_MS);
+	/**
+	 * Forgets what lies before `markMs - WINDOW_MS`, and the oldest beyond MAX_REMEMBERED. The
+	 * window never starts after the mark (at most now + MAX_CLOCK_SKEW_MS): requests dated in the
+	 * future, remembered by their own end time, must not push it past requests still to come.
+	 */
+	prune(markMs: number): void {
+		this.startMs = Math.max(this.startMs, markMs - WINDOW_MS);
 		if (this.ended.size > MAX_REMEMBERED) {
 			const times = [...this.ended.values()].sort((a, b) => a - b);
 			// Everything at the cut's millisecond goes too, so that no kept id shares the start.
-			this.startMs = Math.max(this.startMs, times[this.ended.size - MAX_REMEMBERED - 1] + 1);
+			const cutMs = times[this.ended.size - MAX_REMEMBERED - 1] + 1;
+			this.startMs = Math.max(this.startMs, Math.min(cutMs, markMs));
 		}
 		for (const [id, ms] of this.ended) {
-			if (ms < this.startMs) {
-				this.ended.delete(id);
-				this.changed = true;
-			}
+			if (ms < this.startMs) this.forget(id);
 		}
+		// Left beyond the bound only by future-dated requests: the oldest of them go.
+		if (this.ended.size > MAX_REMEMBERED) {
+			const byTime = [...this.ended].sort((a, b) => a[1] - b[1]);
+			for (const [id] of byTime.slice(0, this.ended.size - MAX_REMEMBERED)) this.forget(id);
+		}
+	}
+
+	private forget(id: string): void {
+		this.ended.delete(id);
+		this.changed = true;
 	}
 
 	toSaved(): HandledIds {

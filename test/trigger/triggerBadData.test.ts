@@ -1,0 +1,178 @@
+/**
+ * BotDojo Trigger with bad data: a request dated in the future, ids of every shape, and a
+ * request that shows up late. None of them silences the trigger or fires twice.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { LOOK_BACK_MS, MAX_CLOCK_SKEW_MS } from '../../nodes/BotDojoTrigger/helpers/newRecords';
+import {
+	env,
+	FLOW,
+	STATE_KEY,
+	poll,
+	stateOf,
+	iso,
+	add,
+	modify,
+	emittedIds,
+	activate,
+} from './triggerHarness';
+import { captureNodeLogs } from './triggerLogs';
+
+const logs = captureNodeLogs();
+const FUTURE = Date.parse('2099-01-01T00:00:00.000Z');
+
+/** A record the export returns without an `id` (the emulator still indexes it by `indexId`). */
+function addWithoutId(indexId: string, modifiedMs: number, text: string): IDataObject {
+	const record = add(indexId, modifiedMs) as IDataObject;
+	record.body = { text_input: text };
+	delete record.id;
+	return record;
+}
+
+/** A state saved `agoMs` ago, with nothing handled since. */
+function savedAgo(agoMs: number): IDataObject {
+	const mark = iso(Date.now() - agoMs);
+	return { [STATE_KEY]: { flowId: FLOW, highWaterMark: mark, windowStart: mark, handled: {} } };
+}
+
+describe('BotDojo Trigger: bad data never silences it', () => {
+	beforeEach(() => {
+		logs.length = 0;
+	});
+
+	it('a request dated in the future fires once, says so in the log, and later requests still fire', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		add('req_future', FUTURE);
+		add('req_a', mark + 1000);
+		const first = await poll(staticData);
+		expect(emittedIds(first.output)).toEqual(['req_a', 'req_future']);
+		const markAfter = Date.parse(stateOf(staticData).highWaterMark as string);
+		expect(markAfter).toBeLessThanOrEqual(Date.now() + MAX_CLOCK_SKEW_MS);
+		expect(markAfter).toBeGreaterThanOrEqual(mark + 1000);
+		expect(logs).toEqual([
+			expect.stringMatching(
+				/^warn BotDojo Trigger: flow request "req_future" is dated 2099-01-01T00:00:00.000Z, more than 5 minutes ahead of this n8n's clock\. It started the workflow once and will not fire again; the high-water mark stops at \S+Z, so later requests still fire\.$/,
+			),
+		]);
+
+		// Three requests finish over the next two polls: each fires, the future one never again.
+		add('req_b', mark + 2000);
+		add('req_c', mark + 2500, 'error');
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_b', 'req_c']);
+		add('req_d', mark + 3000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_d']);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+		expect(logs).toHaveLength(1);
+	});
+
+	it('a state that trigger 1.1 left in the future (mark 2099) starts firing again from now', async () => {
+		const staticData: IDataObject = {
+			[STATE_KEY]: {
+				flowId: FLOW,
+				highWaterMark: iso(FUTURE),
+				windowStart: iso(FUTURE - 7 * 24 * 3_600_000),
+				handled: { req_future: FUTURE },
+			},
+		};
+		add('req_future', FUTURE);
+		add('req_new', Date.now() + 1000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_new']);
+		expect(Date.parse(stateOf(staticData).highWaterMark as string)).toBeLessThanOrEqual(
+			Date.now() + MAX_CLOCK_SKEW_MS,
+		);
+		expect(logs).toEqual([
+			expect.stringMatching(/^warn .*high-water mark 2099-01-01\S* lay in the future/),
+		]);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
+	it('ids keep their type: 1 and "1" are two requests', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		env.emu.addRecord({
+			id: 1 as unknown as string,
+			flow_id: FLOW,
+			modified: iso(mark + 1000),
+			status: 'complete',
+		});
+		add('1', mark + 2000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual([1, '1']);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+		expect(Object.keys(stateOf(staticData).handled as IDataObject).sort()).toEqual([
+			'1',
+			'~number:1',
+		]);
+	});
+
+	it('requests without an id each fire once, keyed by a digest of their stable fields', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		const records = ['one', 'two', 'three'].map((text, i) =>
+			addWithoutId(`idx_${i}`, mark + 1000 + i, text),
+		);
+		const first = await poll(staticData);
+		expect(first.output?.[0].map((item) => item.json.body)).toEqual([
+			{ text_input: 'one' },
+			{ text_input: 'two' },
+			{ text_input: 'three' },
+		]);
+		expect(emittedIds(first.output)).toEqual([undefined, undefined, undefined]);
+		expect(Object.keys(stateOf(staticData).handled as IDataObject)).toEqual([
+			expect.stringMatching(/^~r:[\w-]{43}$/),
+			expect.stringMatching(/^~r:[\w-]{43}$/),
+			expect.stringMatching(/^~r:[\w-]{43}$/),
+		]);
+		// BotDojo modifies one later (an evaluation): `modified` moves, it does not fire again.
+		records[1].id = 'idx_1';
+		modify(records[1], mark + 5000);
+		delete records[1].id;
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
+	it('200 ids of 100 KB each: each fires once, and the saved state stays under 20 KB', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		const long = 'x'.repeat(100_000);
+		for (let i = 0; i < 200; i++) add(`${long}${String(i).padStart(3, '0')}`, mark + 1000 + i);
+		const first = await poll(staticData);
+		expect(first.output?.[0]).toHaveLength(200);
+		expect(new Set(emittedIds(first.output)).size).toBe(200);
+		const saved = JSON.stringify(staticData);
+		expect(saved.length).toBeLessThan(20_000);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
+	it('a state saved with 100 KB ids whole keeps them, as digests: a later change fires nothing', async () => {
+		const mark = Date.now() - 60_000;
+		const ids = [0, 1, 2].map((i) => `${'y'.repeat(100_000)}${i}`);
+		const records = ids.map((id, i) => add(id, mark - 1000 + i));
+		const staticData: IDataObject = {
+			[STATE_KEY]: {
+				flowId: FLOW,
+				highWaterMark: iso(mark),
+				windowStart: iso(mark - 5000),
+				handled: Object.fromEntries(ids.map((id, i) => [id, mark - 1000 + i])),
+			},
+		};
+		records.forEach((record, i) => modify(record, mark + 1000 + i));
+		add('req_new', mark + 2000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_new']);
+		expect(JSON.stringify(staticData).length).toBeLessThan(1_000);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
+	it(`a request that shows up late fires when dated up to ${LOOK_BACK_MS / 60_000} minutes before the mark, and is missed beyond`, async () => {
+		const staticData = savedAgo(30 * 60_000);
+		const now = Date.now();
+		add('req_a', now - 5 * 60_000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_a']);
+		expect(stateOf(staticData).highWaterMark).toBe(iso(now - 5 * 60_000));
+		// Both appear now, dated before the mark (after the trigger was published).
+		add('req_late_5_min', now - 10 * 60_000);
+		add('req_late_15_min', now - 20 * 60_000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_late_5_min']);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+});
