@@ -146,6 +146,10 @@ async function main() {
 		);
 
 	const real = realServiceFromEnv();
+	if (!real && !(await portIsFree(EMULATOR_PORT)))
+		throw new Error(
+			`Port ${EMULATOR_PORT} is in use (another npm start or BotDojo emulator?). Stop that program, or set BOTDOJO_EMULATOR_PORT to another port.`,
+		);
 	log('1/6 Building and packing the package…');
 	const packed = local.buildAndPack();
 	stoppers.push(async () => packed.cleanup());
