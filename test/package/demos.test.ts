@@ -49,6 +49,13 @@ describe('the demo workflows', () => {
 		expect(outdated).toEqual([]);
 	});
 
+	it('each sticky note says where to click to run the demo', () => {
+		const whereToClick =
+			/\*\*Execute workflow\*\*|the \*\*Chat\*\* panel|\*\*Press Publish\*\*|^Publish the workflow/m;
+		const silent = examples.filter((w) => !whereToClick.test(noteOf(w.id))).map((w) => w.file);
+		expect(silent).toEqual([]);
+	});
+
 	it('demo 2 says the CSV file is a download, and where to get it', () => {
 		const note = noteOf('bdDemoNightlyExport');
 		expect(note).toContain('**The file is a download, not a file on disk.**');
