@@ -39,4 +39,26 @@ function readRepository(root) {
 	return repositoryOf(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')));
 }
 
-module.exports = { PLACEHOLDER_OWNER, githubRepo, repositoryOf, readRepository };
+/**
+ * A codex file's text with each documentation link that is a path of this repository (a node's
+ * own page) turned into a link into `repository`: what every build ships (npm run build's gulp
+ * step, and the pack of npm start and the e2e suites), so that package.json stays the one place.
+ */
+function linkCodexToRepository(codexText, repository) {
+	const codex = JSON.parse(codexText);
+	const resolve = (resource) =>
+		/^https?:/.test(resource.url)
+			? resource
+			: { ...resource, url: repository.fileUrl(resource.url) };
+	for (const kind of ['primaryDocumentation', 'credentialDocumentation'])
+		if (codex.resources?.[kind]) codex.resources[kind] = codex.resources[kind].map(resolve);
+	return `${JSON.stringify(codex, null, '\t')}\n`;
+}
+
+module.exports = {
+	PLACEHOLDER_OWNER,
+	githubRepo,
+	repositoryOf,
+	readRepository,
+	linkCodexToRepository,
+};

@@ -102,8 +102,30 @@ function buildCodex(dir) {
 	});
 }
 
+/**
+ * The codex files of the package as `npm start` and the e2e suites pack and install it
+ * (scripts/lib/community-package.js buildAndPack): { [node folder]: codex }.
+ */
+function codexOfLocalPack() {
+	const { buildAndPack } = require('../../scripts/lib/community-package');
+	const packed = buildAndPack();
+	try {
+		const listing = execFileSync('tar', ['-tzf', packed.tarball], { encoding: 'utf8' });
+		const files = listing.split('\n').filter((file) => file.endsWith('.node.json'));
+		return Object.fromEntries(
+			files.map((file) => [
+				path.basename(path.dirname(file)),
+				JSON.parse(execFileSync('tar', ['-xzOf', packed.tarball, file], { encoding: 'utf8' })),
+			]),
+		);
+	} finally {
+		packed.cleanup();
+	}
+}
+
 module.exports = {
 	ROOT,
+	codexOfLocalPack,
 	occupyPort,
 	freePort,
 	runNode,

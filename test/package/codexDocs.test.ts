@@ -11,7 +11,7 @@ import '../helpers/engine'; // sets N8N_USER_FOLDER before n8n-core reads its se
 
 import { headingAnchors } from '../../scripts/lib/markdown-links';
 import { readRepository } from '../../scripts/lib/repository';
-import { ROOT as root, readFile } from '../helpers/packageScripts';
+import { ROOT as root, codexOfLocalPack, readFile } from '../helpers/packageScripts';
 
 const pkg = JSON.parse(readFile(root, 'package.json'));
 const BOTDOJO_API = 'https://docs.botdojo.com/docs/api';
@@ -68,4 +68,13 @@ describe('each node’s Docs link', () => {
 		const codex = JSON.parse(readFile(root, codexFile));
 		expect(codex.nodeVersion).toBe(latest.toFixed(1));
 	});
+
+	it('is the same in the package npm start and the e2e suites pack and install', () => {
+		const packed = codexOfLocalPack();
+		expect(Object.keys(packed).sort()).toEqual(nodes.map((n) => n.folder).sort());
+		for (const { folder } of nodes)
+			expect(packed[folder].resources.primaryDocumentation[0].url).toBe(
+				readRepository(root)?.fileUrl(`nodes/${folder}/README.md`),
+			);
+	}, 180_000);
 });
