@@ -44,6 +44,10 @@ async function main() {
 }
 
 main().catch((err) => {
-	console.error(err && err.code === 'EADDRINUSE' ? `Port already in use: ${err.message}` : err);
+	console.error(
+		err && err.code === 'EADDRINUSE'
+			? `Port ${err.port} is in use (another BotDojo emulator or npm start?). Stop that program, or set PORT to another port.`
+			: err,
+	);
 	process.exit(1);
 });

@@ -6,12 +6,13 @@
  * - every node and credential that package.json's `n8n` block names is shipped, with its codex
  *   file and the icons it references;
  * - no shipped file holds an absolute path of the build machine;
- * - every link in the README resolves on the npm page: relative links must name shipped files
- *   (npm has no repository tree to resolve them against), #anchors must name a heading, and
- *   links into this repository on GitHub (blob/main, tree/main; e.g. test files) name files
- *   that exist here;
- * - repository, bugs, homepage and author name one GitHub repository. With --release, the
- *   `OWNER` placeholder is refused as well.
+ * - every link of the README and docs works: relative links (which GitHub, and the npm page for
+ *   the README, resolve against package.json `repository`) name files of the repository and
+ *   headings of their targets; none spells out the repository's GitHub URL;
+ * - package.json `repository` is the one setting that names the repository: the shipped codex
+ *   files link into it (built from it), homepage (npm page or repository) and bugs agree with it,
+ *   and its placeholder owner appears nowhere else. The placeholder itself is reported; with
+ *   --release (the release workflow's tarball check and publish step) it is refused.
  * Exits 1 with one line per problem.
  */
 const fs = require('node:fs');
@@ -19,8 +20,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
+const { checkMarkdownFile, documentationFiles } = require('./lib/markdown-links');
+const { PLACEHOLDER_OWNER, githubRepo, repositoryOf } = require('./lib/repository');
+
 const ROOT = path.resolve(__dirname, '..');
-const PLACEHOLDER_OWNER = 'OWNER';
 
 const problems = [];
 const fail = (message) => problems.push(message);
@@ -98,95 +101,80 @@ function checkNoMachinePaths(files) {
 	}
 }
 
-/** GitHub's heading anchors, which npm's README page uses as well. */
-function headingAnchors(markdown) {
-	const anchors = new Set();
-	const seen = new Map();
-	let inFence = false;
-	for (const line of markdown.split('\n')) {
-		if (/^\s*```/.test(line)) inFence = !inFence;
-		const heading = !inFence && /^#{1,6}\s+(.*)$/.exec(line);
-		if (!heading) continue;
-		const base = heading[1]
-			.trim()
-			.toLowerCase()
-			.replace(/[^\p{L}\p{N}\s_-]/gu, '')
-			.replace(/\s/g, '-');
-		const count = seen.get(base) ?? 0;
-		seen.set(base, count + 1);
-		anchors.add(count ? `${base}-${count}` : base);
+/** Every link of the README and docs resolves (see lib/markdown-links.js). */
+function checkDocumentationLinks(repository) {
+	let links = 0;
+	for (const file of documentationFiles(ROOT)) {
+		const result = checkMarkdownFile(ROOT, file, repository?.name ?? 'n8n-nodes-botdojo');
+		result.problems.forEach(fail);
+		links += result.links;
 	}
-	return anchors;
+	return links;
 }
 
-function checkReadmeLinks(files) {
-	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	const shipped = new Set(files);
-	const anchors = headingAnchors(readme);
-	const withoutCode = readme.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
-	const targets = [
-		...[...withoutCode.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]),
-		...[...withoutCode.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]),
-		...[...withoutCode.matchAll(/<(?:img|a)\s[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1]),
-	];
-	for (const target of targets) {
-		const inRepository =
-			/^https:\/\/github\.com\/[^/]+\/n8n-nodes-botdojo\/(?:blob|tree)\/main\/([^#?]+)/.exec(
-				target,
-			);
-		// A link into this repository (e.g. a test file the tarball does not ship) names a file here.
-		if (inRepository && !fs.existsSync(path.join(ROOT, decodeURIComponent(inRepository[1]))))
-			fail(`README links to ${target}, but the repository has no ${inRepository[1]}`);
-		if (/^(https?:|mailto:)/i.test(target)) continue;
-		if (target.startsWith('#')) {
-			if (!anchors.has(decodeURIComponent(target.slice(1))))
-				fail(`README links to ${target}, which names no heading`);
-			continue;
-		}
-		const file = path.posix.normalize(target.split('#')[0]);
-		if (!shipped.has(file))
+/** Where the placeholder owner may hide besides package.json repository. */
+const PLACEHOLDER_USES = new RegExp(
+	`github\\.com[/:]${PLACEHOLDER_OWNER}\\b|\\b${PLACEHOLDER_OWNER}@|Copyright[^\\n]*\\b${PLACEHOLDER_OWNER}\\b`,
+);
+
+/** The placeholder owner stays in one setting: no other file or package.json field holds it. */
+function checkPlaceholderOnlyInRepository(pkg, files) {
+	const { repository: _one, ...otherFields } = pkg;
+	for (const [field, value] of Object.entries(otherFields))
+		if (PLACEHOLDER_USES.test(JSON.stringify(value)))
 			fail(
-				`README links to ${target}, which is not in the tarball, so the link is dead on npm: ` +
-					'use the repository URL (https://github.com/…/blob/main/…) or ship the file',
+				`package.json ${field} holds the placeholder ${PLACEHOLDER_OWNER}: derive it from repository, or drop it`,
 			);
+	const codex = (file) => /\.node\.json$/.test(file) && file.startsWith('dist/');
+	const texts = [...documentationFiles(ROOT), 'LICENSE.md', ...files.filter((f) => !codex(f))];
+	for (const file of new Set(texts)) {
+		if (!/\.(js|json|md)$/.test(file) || file === 'package.json') continue;
+		if (!fs.existsSync(path.join(ROOT, file))) continue;
+		if (PLACEHOLDER_USES.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
+			fail(`${file} holds the placeholder ${PLACEHOLDER_OWNER}: only package.json repository may`);
 	}
-	return targets.length;
 }
 
-/** owner/name of a GitHub URL, or undefined. */
-function githubRepo(url) {
-	const match = /github\.com[/:]([^/]+)\/([^/#?]+?)(?:\.git)?(?:[/#?]|$)/.exec(url ?? '');
-	return match ? `${match[1]}/${match[2]}` : undefined;
+/** The shipped codex files link into the repository that package.json names (built from it). */
+function checkCodexLinks(repository, files) {
+	for (const file of files.filter((f) => f.startsWith('dist/') && f.endsWith('.node.json'))) {
+		const codex = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
+		for (const { url } of codex.resources?.primaryDocumentation ?? []) {
+			if (!/github\.com/.test(url)) continue;
+			const prefix = `${repository.web}/blob/HEAD/`;
+			if (!url.startsWith(prefix))
+				fail(`${file} links to ${url}, not into ${repository.web}: run npm run build again`);
+			else if (!fs.existsSync(path.join(ROOT, url.slice(prefix.length))))
+				fail(`${file} links to ${url}, but the repository has no ${url.slice(prefix.length)}`);
+		}
+	}
 }
 
 function checkRepositoryFields(pkg, { release }) {
-	const repo = githubRepo(
-		typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url,
-	);
-	if (!repo) return fail('package.json repository is missing or not a GitHub URL');
-	const expectations = {
-		'bugs.url': githubRepo(pkg.bugs?.url),
-		homepage: githubRepo(pkg.homepage),
-	};
-	for (const [field, value] of Object.entries(expectations))
-		if (value !== repo)
-			fail(`package.json ${field} names ${value ?? 'no repository'}, not ${repo}`);
-	const owner = repo.split('/')[0];
-	if (pkg.author?.name !== owner && !String(pkg.author?.url ?? '').endsWith(`/${owner}`))
+	const repository = repositoryOf(pkg);
+	if (!repository) {
+		fail('package.json repository is missing or not a GitHub URL');
+		return undefined;
+	}
+	// npm derives the issues link from repository; a given homepage is the package's npm page or
+	// the repository (n8n's lint asks for one), a given bugs link the repository's.
+	const npmPage = `https://www.npmjs.com/package/${pkg.name}`;
+	for (const [field, url] of [
+		['homepage', pkg.homepage === npmPage ? undefined : pkg.homepage],
+		['bugs.url', pkg.bugs?.url],
+	]) {
+		const named = url && githubRepo(url);
+		if (url && (!named || `${named.owner}/${named.name}` !== repository.slug))
+			fail(
+				`package.json ${field} (${url}) names neither ${npmPage} nor the repository ${repository.slug}`,
+			);
+	}
+	if (repository.isPlaceholder && release)
 		fail(
-			`package.json author (${JSON.stringify(pkg.author)}) does not match the repository owner ${owner}`,
+			`package.json repository still names the placeholder ${repository.slug}: set it to the real ` +
+				'GitHub repository before publishing (every link follows it: npm run build, then check again)',
 		);
-	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	for (const [, other] of readme.matchAll(
-		/https:\/\/github\.com\/([^/\s)]+\/n8n-nodes-botdojo)\b/g,
-	))
-		if (other !== repo) fail(`README links to github.com/${other}, but package.json names ${repo}`);
-	if (release && owner === PLACEHOLDER_OWNER)
-		fail(
-			`package.json still names the placeholder ${repo}: set repository, bugs, homepage and author ` +
-				'(and the README links) to the real repository before releasing',
-		);
-	return repo;
+	return repository;
 }
 
 function main() {
@@ -200,8 +188,10 @@ function main() {
 	checkFileList(files);
 	checkN8nEntries(pkg, files);
 	checkNoMachinePaths(files);
-	const links = checkReadmeLinks(files);
-	const repo = checkRepositoryFields(pkg, { release });
+	const repository = checkRepositoryFields(pkg, { release });
+	const links = checkDocumentationLinks(repository);
+	checkPlaceholderOnlyInRepository(pkg, files);
+	if (repository) checkCodexLinks(repository, files);
 	if (Object.keys(pkg.dependencies ?? {}).length)
 		fail(
 			`package.json has runtime dependencies (${Object.keys(pkg.dependencies).join(', ')}); n8n allows none`,
@@ -215,8 +205,13 @@ function main() {
 		`check-tarball: ${pkg.name}@${pkg.version} ships ${files.length} files ` +
 			`(${(size / 1024).toFixed(0)} kB packed, ${(unpackedSize / 1024).toFixed(0)} kB unpacked): ` +
 			`only dist/ and the package docs, no sources, tests or source maps, no absolute paths; ` +
-			`${links} README links resolve on npm; repository ${repo}.`,
+			`${links} links of the README and docs resolve; repository ${repository.slug}.`,
 	);
+	if (repository.isPlaceholder)
+		console.log(
+			`check-tarball: package.json repository names the placeholder ${repository.slug}: ` +
+				'the release workflow refuses to publish until the real repository is set.',
+		);
 }
 
 main();

@@ -18,6 +18,7 @@ const path = require('node:path');
 
 const local = require('./n8n-local');
 const demos = require('./lib/demos');
+const demoSetup = require('./lib/demo-setup');
 
 const USER_FOLDER = path.join(local.LOCAL_DIR, 'user');
 const OWNER_FILE = path.join(USER_FOLDER, 'owner.json');
@@ -146,6 +147,10 @@ async function main() {
 		);
 
 	const real = realServiceFromEnv();
+	if (!real && !(await portIsFree(EMULATOR_PORT)))
+		throw new Error(
+			`Port ${EMULATOR_PORT} is in use (another npm start or BotDojo emulator?). Stop that program, or set BOTDOJO_EMULATOR_PORT to another port.`,
+		);
 	log('1/6 Building and packing the package…');
 	const packed = local.buildAndPack();
 	stoppers.push(async () => packed.cleanup());
@@ -226,6 +231,11 @@ async function main() {
 		await local
 			.activateWorkflow(session, id)
 			.catch((error) => log(`  Could not publish demo ${id}: ${error.message}`));
+	// The Evaluations demo reads a Data table: made here, and chosen in the demo before the demo's
+	// fingerprint is taken (so the next start still sees it as unedited).
+	const dataset = await demoSetup
+		.setUpEvaluationDataset(session, { imported: toImport })
+		.catch((error) => log(`  Could not make the Evaluations demo's Data table: ${error.message}`));
 	await demos.rememberImported({ userFolder: USER_FOLDER, session, imported: toImport });
 	// n8n 2.x's Chat Hub is off in a new n8n (Settings › Chat › Enable Chat); the chat demo is in it.
 	const chatHub =
@@ -247,8 +257,7 @@ async function main() {
 		log(
 			'  The demos use the emulator’s IDs (flow_echo, flow_memory, idx_docs): put your own in their nodes.',
 		);
-	log('  Demo workflows:');
-	for (const workflow of examples) log(`    ${n8n.url}/workflow/${workflow.id}  ${workflow.name}`);
+	for (const line of demoSetup.demoLines({ url: n8n.url, examples, dataset })) log(line);
 	if (kept.length) {
 		log('  Kept as you edited them (n8n autosaves drafts), not replaced by the original:');
 		for (const { example } of kept) log(`    ${example.id}  ${example.name}`);

@@ -14,6 +14,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const { ROOT } = require('./install-n8n');
+const { linkCodexToRepository, readRepository } = require('./repository');
 
 const PACKAGE = require(path.join(ROOT, 'package.json'));
 
@@ -69,9 +70,15 @@ function buildAndPack() {
 			...filesUnder('nodes', (name) => /\.(png|svg)$/.test(name) || name.endsWith('.node.json')),
 			...filesUnder('credentials', (name) => /\.(png|svg)$/.test(name)),
 		];
+		const repository = readRepository(ROOT);
 		for (const file of assets) {
 			fs.mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
-			fs.copyFileSync(path.join(ROOT, file), path.join(dist, file));
+			if (file.endsWith('.node.json'))
+				fs.writeFileSync(
+					path.join(dist, file),
+					linkCodexToRepository(fs.readFileSync(path.join(ROOT, file), 'utf8'), repository),
+				);
+			else fs.copyFileSync(path.join(ROOT, file), path.join(dist, file));
 		}
 		for (const file of ['package.json', 'README.md', 'LICENSE', 'LICENSE.md'])
 			if (fs.existsSync(path.join(ROOT, file)))

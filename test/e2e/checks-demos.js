@@ -6,6 +6,8 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
+const local = require('../../scripts/n8n-local');
+const { readRepository } = require('../../scripts/lib/repository');
 const { registerWhere, workflowMissingById } = require('./n8nFeatures');
 const { postAndReadLines } = require('./streamLines');
 
@@ -51,6 +53,29 @@ module.exports = function registerDemoChecks(env) {
 	);
 
 	// Demo 2 (nightly export to a CSV file): checks-export.js.
+
+	test("each node's Docs link in n8n's editor opens the node's own page", async () => {
+		const repository = readRepository(local.ROOT);
+		const { json: types } = await env.session.request('GET', '/types/nodes.json');
+		const ours = types.filter(
+			(type) => type.name.startsWith('n8n-nodes-botdojo.') && !type.name.endsWith('Tool'),
+		);
+		assert.equal(ours.length, local.PACKAGE.n8n.nodes.length);
+		for (const type of ours) {
+			const folder = type.name
+				.slice('n8n-nodes-botdojo.'.length)
+				.replace(/^./, (c) => c.toUpperCase());
+			const docs = type.codex.resources.primaryDocumentation.map((d) => d.url);
+			assert.deepEqual(docs, [
+				repository.fileUrl(`nodes/${folder}/README.md`),
+				'https://docs.botdojo.com/docs/api',
+			]);
+			// n8n-editor-ui 2.40.7 (NodeSettingsTabs docsUrl): the first link plus ?utm_…, used as
+			// given only when the description has no http documentationUrl of its own.
+			assert.equal(type.documentationUrl, undefined, type.name);
+			assert.equal(new URL(`${docs[0]}?utm_source=n8n_app`).hash, '');
+		}
+	});
 
 	test(
 		'demo 4 (documents): upload, then a download link and the file through it',

@@ -1,86 +1,49 @@
 'use strict';
 /**
- * Issue 21 §2, demo 8: n8n's own Evaluations score a BotDojo flow. The dataset is an n8n Data
- * table made through n8n's REST API; the evaluation starts and is read back through the REST API
- * the Evaluations tab uses (POST …/test-runs/new, GET …/test-runs/:id, …/test-cases), and the
+ * Issue 21 §2, demo 8: n8n's own Evaluations score a BotDojo flow. The dataset is the n8n Data
+ * table `npm start` makes through n8n's REST API (scripts/lib/demo-setup.js); the evaluation
+ * starts and is read back through the REST API the Evaluations tab uses (POST …/test-runs/new, GET …/test-runs/:id, …/test-cases), and the
  * metrics n8n stored are the ones the emulator's flow_agent gives: it always calls `search` and
  * answers `Found 2 hits for "<question>".`.
  */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
+const { DATASET_ROWS, setUpEvaluationDataset } = require('../../scripts/lib/demo-setup');
 const { registerWhere, workflowMissingById } = require('./n8nFeatures');
 
 const WORKFLOW_ID = 'bdDemoEvaluation';
 const TRIGGER = 'When fetching a dataset row';
 const POLL_MS = 500;
 
-const answerOf = (question) => `Found 2 hits for "${question}".`;
-
-/** Three rows whose metrics differ: all right; a tool it never calls; a wrong expected answer. */
-const ROWS = [
-	{
-		question: 'refund policy',
-		expected_answer: answerOf('refund policy'),
-		expected_tools: 'search',
-	},
-	{
-		question: 'opening hours',
-		expected_answer: answerOf('opening hours'),
-		expected_tools: 'search, calculator',
-	},
-	{
-		question: 'shipping to Canada',
-		expected_answer: 'No hits for "shipping to Canada".',
-		expected_tools: 'search',
-	},
-];
-// Per row: correctness (exact match) and tools used (share of the expected tools called).
+const ROWS = DATASET_ROWS;
+// Per row of the demo's dataset: correctness (exact match) and tools used (share of the expected
+// tools called), as flow_agent (always `search`, `Found 2 hits for "<question>".`) answers them.
 const EXPECTED_CASES = [
 	{ question: 'refund policy', correctness: 1, tools_used: 1 },
 	{ question: 'opening hours', correctness: 1, tools_used: 0.5 },
 	{ question: 'shipping to Canada', correctness: 0, tools_used: 1 },
 ];
 
-/** Creates the dataset as a Data table of the owner's project, and returns its id. */
-async function createDataset(session) {
-	const project = await session.request('GET', '/rest/projects/personal');
-	const base = `/rest/projects/${project.data.id}/data-tables`;
-	const columns = ['question', 'expected_answer', 'expected_tools'].map((name) => ({
-		name,
-		type: 'string',
-	}));
-	const table = await session.request('POST', base, {
-		name: `BotDojo eval dataset ${Date.now()}`,
-		columns,
-	});
-	// returnType: n8n 2.x defaults it to 'count'; n8n 1.123 requires it.
-	await session.request('POST', `${base}/${table.data.id}/insert`, {
-		data: ROWS,
-		returnType: 'count',
-	});
-	return table.data.id;
-}
-
-/** Points the demo's Evaluation Trigger at the dataset, as a user does by choosing it. */
-async function chooseDataset(session, dataTableId) {
-	const { data: workflow } = await session.request('GET', `/rest/workflows/${WORKFLOW_ID}`);
-	const nodes = workflow.nodes.map((node) =>
-		node.name === TRIGGER
-			? {
-					...node,
-					parameters: {
-						...node.parameters,
-						dataTableId: { __rl: true, mode: 'id', value: dataTableId },
-					},
-				}
-			: node,
+/**
+ * The dataset as `npm start` makes it: the Data table of the demo, chosen in its Evaluation
+ * Trigger. A second start finds the table instead of making another.
+ */
+async function setUpDatasetAsNpmStart(session) {
+	const imported = [{ id: WORKFLOW_ID }];
+	const made = await setUpEvaluationDataset(session, { imported });
+	assert.equal(made.created, true);
+	const again = await setUpEvaluationDataset(session, { imported });
+	assert.deepEqual(again, { ...made, created: false });
+	const { data: rows } = await session.request(
+		'GET',
+		`/rest/projects/${(await session.request('GET', '/rest/projects/personal')).data.id}/data-tables/${made.id}/rows`,
 	);
-	await session.request('PATCH', `/rest/workflows/${WORKFLOW_ID}`, {
-		nodes,
-		connections: workflow.connections,
-		versionId: workflow.versionId,
-	});
+	assert.equal(rows.count, ROWS.length, 'one table with the sample rows, not two');
+	const { data: workflow } = await session.request('GET', `/rest/workflows/${WORKFLOW_ID}`);
+	const trigger = workflow.nodes.find((node) => node.name === TRIGGER);
+	assert.equal(trigger.parameters.dataTableId.value, made.id);
+	return made;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -127,8 +90,7 @@ module.exports = function registerEvaluationChecks(env) {
 	// The Evaluation Trigger 4.7 reads a Data table: an n8n without it has neither.
 	registerWhere(workflowMissingById(WORKFLOW_ID), NAME, () =>
 		test(NAME, { timeout: 180_000 }, async () => {
-			const dataTableId = await createDataset(env.session);
-			await chooseDataset(env.session, dataTableId);
+			await setUpDatasetAsNpmStart(env.session);
 			const mark = env.emu.requests.length;
 
 			const testRunId = await startTestRun(env.session);

@@ -13,6 +13,7 @@ const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
+const { mcpAddress } = require('../../scripts/lib/demo-setup');
 const { testWhere, workflowMissingById } = require('./n8nFeatures');
 
 const DEMO_ID = 'bdDemoMcp';
@@ -20,11 +21,10 @@ const UNKNOWN_FLOW_ID = 'bdE2eMcpUnknownFlow';
 /** Longer than any answer here takes, far shorter than the node's 60 s Retry-After bound. */
 const CALL_TIMEOUT = { timeout: 20_000 };
 
-/** The production URL of a workflow's MCP Server Trigger. */
+/** The production URL of a workflow's MCP Server Trigger: the address `npm start` prints. */
 function mcpUrl(env, workflowId) {
 	const workflow = env.workflows.find((w) => w.id === workflowId);
-	const trigger = workflow.nodes.find((n) => n.type.endsWith('.mcpTrigger'));
-	return new URL(`${env.n8n.url}/mcp/${trigger.parameters.path}`);
+	return new URL(mcpAddress(env.n8n.url, [workflow]));
 }
 
 const NOT_REGISTERED_RETRIES = 40;

@@ -1,0 +1,40 @@
+/**
+ * Issue 27 §5: the README answers a newcomer's first questions (host, ports, install from npm),
+ * with the names the scripts really read and the message they really print.
+ */
+import { ROOT, readFile } from '../helpers/packageScripts';
+
+const readme = readFile(ROOT, 'README.md');
+const { version } = JSON.parse(readFile(ROOT, 'package.json'));
+const setUp = readme.slice(readme.indexOf('## Set-up'), readme.indexOf('## Credentials'));
+
+describe('the README', () => {
+	it('says what the host needs: Linux x64, Node ≥ 20, about 3 GB of disk for the local n8n', () => {
+		expect(setUp).toContain('**What the host needs.** Linux x64, Node.js 20 or newer');
+		expect(setUp).toMatch(/about 3 GB of disk for the\s+local n8n/);
+	});
+
+	it('names the variables that move n8n and the emulator, as the scripts read them', () => {
+		const start = readFile(ROOT, 'scripts/start.js');
+		const ports = [...start.matchAll(/process\.env\.(\w+_PORT)\b/g)].map((m) => m[1]);
+		expect(new Set(ports)).toEqual(new Set(['N8N_PORT', 'BOTDOJO_EMULATOR_PORT']));
+		for (const variable of ports) expect(setUp).toContain(`\`${variable}\``);
+		expect(readFile(ROOT, 'emulator/cli.js')).toContain('process.env.PORT');
+		expect(setUp).toContain('`npm run emulator` alone listens on 3939; `PORT`\nmoves it');
+	});
+
+	it('quotes the busy emulator port message npm start prints', () => {
+		const start = readFile(ROOT, 'scripts/start.js');
+		const template = /`(Port \$\{EMULATOR_PORT\} is in use[^`]*)`/.exec(start)?.[1];
+		expect(template).toBeDefined();
+		const quoted = String(template).replace('${EMULATOR_PORT}', '3789');
+		expect(setUp.replace(/\s+/g, ' ')).toContain(`("${quoted}")`);
+	});
+
+	it('says that installing from npm works once the package is published', () => {
+		const install = readme.slice(readme.indexOf('## Installing'), readme.indexOf('## Credentials'));
+		expect(install).toContain(
+			`These commands work once the package is published on npm; version ${version} is not published yet.`,
+		);
+	});
+});
