@@ -65,7 +65,7 @@ export const sessionProperties: INodeProperties[] = [
 		default: 'new',
 		builderHint: {
 			propertyHint:
-				'remember (Session Key expr($json.sessionId)) for a chat on one n8n; memory (works in queue mode) only with a Redis or Postgres Chat Memory on the memory() input; continue with a flowSessionId from Create Session',
+				'remember (Session Key expr($json.sessionId)) for a chat on one n8n (refused on queue-mode workers); memory only with a Redis or Postgres Chat Memory on the memory() input (works in queue mode); continue with a flowSessionId from Create Session',
 		},
 	},
 	SESSION_ID,
