@@ -9,9 +9,12 @@
  *   REMEMBER_ROUNDS (7), REMEMBER_MESSAGES (20), BENCH_REMEMBER_KEYS (10000)
  * Hold the real-n8n lock: flock /tmp/botdojo-realn8n.lock node bench/rememberN8n.js
  */
+const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 
+const local = require('../scripts/n8n-local');
 const { startBenchServer, stopBenchServer } = require('./n8n/server');
 const { callWebhook } = require('./n8n/client');
 const { treeCpuMs } = require('./n8n/proc');
@@ -83,6 +86,7 @@ async function main() {
 			`round ${round}: Remember by Key ${r.ms.toFixed(0)} ms, CPU ${r.cpuMs} ms; New Session ${n.ms.toFixed(0)} ms, CPU ${n.cpuMs} ms; ratio wall ${(r.ms / n.ms).toFixed(2)}, CPU ${(r.cpuMs / n.cpuMs).toFixed(2)}`,
 		);
 	}
+	const saved = await savedStaticData(ctx);
 	const per = (list, field) => list.map((row) => row[field] / MESSAGES);
 	const ratio = (field) => rows.remember.map((row, i) => row[field] / rows.new[i][field]);
 	console.log(
@@ -93,8 +97,32 @@ async function main() {
 			`New Session | ${spread(per(rows.new, 'ms'), 1)} | ${spread(per(rows.new, 'cpuMs'), 1)}`,
 			`Remember by Key | ${spread(per(rows.remember, 'ms'), 1)} | ${spread(per(rows.remember, 'cpuMs'), 1)}`,
 			`ratio within rounds | ${spread(ratio('ms'), 2)} | ${spread(ratio('cpuMs'), 2)}`,
+			`Saved static data of the Remember by Key workflow afterwards: ${saved}`,
 		].join('\n'),
 	);
+}
+
+/** What n8n's database holds as the workflow's static data (n8n stopped, read with its CLI). */
+async function savedStaticData(ctx) {
+	process.env.BENCH_KEEP = '1';
+	await stopBenchServer();
+	const file = path.join(ctx.userFolder, 'remember-export.json');
+	const cli = {
+		userFolder: ctx.userFolder,
+		port: await local.freePort(),
+		brokerPort: await local.freePort(),
+	};
+	await local.runN8nCli(['export:workflow', '--id=bdBenchchatremember', `--output=${file}`], cli);
+	const [workflow] = JSON.parse(fs.readFileSync(file, 'utf8'));
+	fs.rmSync(ctx.userFolder, { recursive: true, force: true });
+	const node = workflow.staticData?.['node:BotDojo Run Flow'];
+	const form =
+		typeof node?.remembered?.flow_echo === 'string' ? 'one text per flow' : 'an object per flow';
+	const lines =
+		typeof node?.remembered?.flow_echo === 'string'
+			? node.remembered.flow_echo.split('\n').length
+			: Object.keys(node?.remembered?.flow_echo ?? {}).length;
+	return `${(JSON.stringify(workflow.staticData).length / 1e6).toFixed(2)} MB, ${form}, ${lines} conversations`;
 }
 
 main()

@@ -32,15 +32,16 @@ export function sessionsSent(env: EmulatorFixture): Map<string, string | undefin
 
 /**
  * What a static data saved for a flow under Remember by Key, in the order saved: key digest →
- * "<day> <session id>" (saved as "<digest> <day, base 36> <session id>").
+ * "<day> <session id>" (saved as one text of lines "<digest> <day, base 36> <session id>").
  */
 export function savedEntries(staticData: IDataObject, flowId: string): Map<string, string> {
 	const node = staticData['node:BotDojo'] as IDataObject | undefined;
-	const list = ((node?.remembered as IDataObject | undefined)?.[flowId] ?? []) as string[];
-	expect(Array.isArray(list)).toBe(true);
+	const text = (node?.remembered as IDataObject | undefined)?.[flowId] ?? '';
+	expect(typeof text).toBe('string');
+	const lines = (text as string) === '' ? [] : (text as string).split('\n');
 	return new Map(
-		list.map((entry) => {
-			const [digest, day, ...id] = entry.split(' ');
+		lines.map((line) => {
+			const [digest, day, ...id] = line.split(' ');
 			return [digest, `${parseInt(day, 36)} ${id.join(' ')}`];
 		}),
 	);

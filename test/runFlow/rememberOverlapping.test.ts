@@ -150,20 +150,23 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		);
 	});
 
-	it('saves each conversation as one short string with its key as a digest, and a map of the version before anew, once', async () => {
+	it('saves each conversation as one line of one text with its key as a digest, and a map of the version before anew, once', async () => {
 		const workflow = new SavedWorkflow('wf-form');
 		const first = await workflow.say('chat-secret-key', 'one');
 		const today = Math.floor(Date.now() / DAY_MS);
 		const node = workflow.staticData['node:BotDojo'] as IDataObject;
 		expect(node.remembered).toEqual({
-			flow_chat: [
-				`${keyDigest('chat-secret-key')} ${today.toString(36)} ${String(first.flowSessionId)}`,
-			],
+			flow_chat: `${keyDigest('chat-secret-key')} ${today.toString(36)} ${String(first.flowSessionId)}`,
 		});
+		await workflow.say('chat-other', 'one');
+		const text = (workflow.staticData['node:BotDojo'] as IDataObject).remembered as IDataObject;
+		expect(String(text.flow_chat).split('\n')).toHaveLength(2);
 		expect(JSON.stringify(workflow.staticData)).not.toContain('chat-secret-key');
 
 		// The form of the version before, as an upgraded n8n finds it.
-		node.remembered = { flow_chat: { 'chat-old': `${today} ${String(first.flowSessionId)}` } };
+		(workflow.staticData['node:BotDojo'] as IDataObject).remembered = {
+			flow_chat: { 'chat-old': `${today} ${String(first.flowSessionId)}` },
+		};
 		forgetAllSessionStores();
 		expect(await workflow.say('chat-old', 'two')).toMatchObject({
 			session: 'continued',
@@ -192,8 +195,9 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		expect(saved.get(keyDigest('old-0'))).toBeUndefined();
 		expect(saved.get(keyDigest('old-1'))).toBe(`${today - 10} ses_old_1`);
 		const savedList = () =>
-			((workflow.staticData['node:BotDojo'] as IDataObject).remembered as IDataObject)
-				.flow_chat as string[];
+			String(
+				((workflow.staticData['node:BotDojo'] as IDataObject).remembered as IDataObject).flow_chat,
+			).split('\n');
 		expect(savedList()).toHaveLength(10_000);
 		// chat-new took the slot of old-0: replacing its session rewrites that entry, no other.
 		env.emu.injectFault('session-error', { status: 400 });
