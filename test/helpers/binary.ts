@@ -12,7 +12,7 @@ import * as path from 'node:path';
 export type BinaryMode = 'memory' | 'filesystem';
 
 /** n8n-core's own DI container (it may carry its own copy of @n8n/di). */
-function coreContainer(): { get<T>(type: new (...args: never[]) => T): T } {
+export function coreContainer(): { get<T>(type: new (...args: never[]) => T): T } {
 	const diPath = require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] });
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	return (require(diPath) as { Container: ReturnType<typeof coreContainer> }).Container;

@@ -1,4 +1,6 @@
 /** Shared by the tests that hold many conversations at once (Remember by Key, Chat Memory). */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { EmulatorFixture } from './emulator';
 import { runBodies } from './runFlow';
 
@@ -25,5 +27,22 @@ export function sessionsSent(env: EmulatorFixture): Map<string, string | undefin
 			String(body.text_input),
 			options?.flow_session_id as string | undefined,
 		]),
+	);
+}
+
+/**
+ * What a static data saved for a flow under Remember by Key, in the order saved: key digest →
+ * "<day> <session id>" (saved as one text of lines "<digest> <day, base 36> <session id>").
+ */
+export function savedEntries(staticData: IDataObject, flowId: string): Map<string, string> {
+	const node = staticData['node:BotDojo'] as IDataObject | undefined;
+	const text = (node?.remembered as IDataObject | undefined)?.[flowId] ?? '';
+	expect(typeof text).toBe('string');
+	const lines = (text as string) === '' ? [] : (text as string).split('\n');
+	return new Map(
+		lines.map((line) => {
+			const [digest, day, ...id] = line.split(' ');
+			return [digest, `${parseInt(day, 36)} ${id.join(' ')}`];
+		}),
 	);
 }

@@ -30,6 +30,17 @@ async function say(chat: string, text: string, credentialId?: string) {
 	return items[0].json;
 }
 
+/** One execution as `say` runs it, whose error the test reads. */
+async function attempt(chat: string, text: string) {
+	return await runFlow(env, {
+		parameters,
+		items: [{ json: { chat, text } }],
+		staticData: {},
+		mode: 'webhook',
+		subNodes: [memoryOfChat],
+	});
+}
+
 /** A marker as the node writes it: generation, session and a signature. */
 function markerOf(generation: number, sessionId: unknown): RegExp {
 	return new RegExp(`^\\[BotDojo session ${generation}\\] ${String(sessionId)} sig:[\\w-]{43}$`);
@@ -115,17 +126,28 @@ describe('BotDojo Run Flow: session kept in a chat memory', () => {
 		},
 	);
 
-	it("with a memory that does not name its conversation, a person's message carrying another's marker is not read", async () => {
-		// n8n's Simple Memory gives no session id to sign with: only the message type protects.
+	it("refuses a memory that does not name its conversation (Simple Memory), so no conversation can take another's session", async () => {
+		// n8n's Simple Memory gives a history without a session id: markers could not be tied to it.
 		chatLists.set('chat-victim', new InMemoryChatMessageHistory());
-		const victim = await say('chat-victim', 'My secrets');
-		const [victimMarker] = await markersOf('chat-victim');
+		const victim = await attempt('chat-victim', 'My secrets');
+		// What the victim's memory holds, repeated into another conversation by an agent.
 		const attacker = new InMemoryChatMessageHistory();
-		await attacker.addUserMessage(victimMarker);
+		for (const copied of await chatLists.get('chat-victim')!.getMessages()) {
+			await attacker.addMessage(new AIMessage(String(copied.content)));
+		}
 		chatLists.set('chat-attacker', attacker);
-		const taken = await say('chat-attacker', 'What did I say?');
-		expect(taken).toMatchObject({ session: 'new' });
-		expect(taken.flowSessionId).not.toBe(victim.flowSessionId);
+		const taken = await attempt('chat-attacker', 'What did I say?');
+		expect(taken.items.map((item) => item.json)).toEqual([]);
+		for (const { error } of [victim, taken]) {
+			expect(error?.message).toBe(
+				'Session: Keep in Chat Memory needs a memory that names its conversation',
+			);
+			expect(error?.description).toMatch(
+				/Simple Memory does not.*Connect a Redis Chat Memory, Postgres Chat Memory, MongoDB Chat Memory or Xata node.*Nothing was sent to BotDojo/,
+			);
+		}
+		expect(env.emu.requestsTo('run')).toHaveLength(0);
+		expect(env.emu.requestsTo('createSession')).toHaveLength(0);
 	});
 
 	it('does not read unsigned markers (written by earlier versions, or typed by anyone)', async () => {

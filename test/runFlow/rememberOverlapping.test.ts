@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
-import { chats, sessionsSent, useChatFlow } from '../helpers/conversations';
+import { forgetAllSessionStores, keyDigest } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
+import { chats, savedEntries, sessionsSent, useChatFlow } from '../helpers/conversations';
 import { useEmulator } from '../helpers/emulator';
 import { message, startFlow } from '../helpers/runFlow';
 
@@ -49,10 +49,9 @@ afterEach(() => {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The saved conversations of flow_chat: key → "<day> <session id>". */
-function savedSessions(workflow: SavedWorkflow): IDataObject {
-	const remembered = (workflow.staticData['node:BotDojo'] as IDataObject).remembered as IDataObject;
-	return remembered.flow_chat as IDataObject;
+/** The saved conversations of flow_chat: key digest → "<day> <session id>". */
+function savedSessions(workflow: SavedWorkflow): Map<string, string> {
+	return savedEntries(workflow.staticData, 'flow_chat');
 }
 
 describe('BotDojo Run Flow: remember by key with overlapping executions', () => {
@@ -78,7 +77,7 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		}
 		expect(env.emu.sessions.size).toBe(20);
 		// Whichever execution saved last saved every mapping.
-		expect(Object.keys(savedSessions(workflow))).toHaveLength(20);
+		expect(savedSessions(workflow).size).toBe(20);
 	});
 
 	it('keeps every conversation across a restart of n8n between messages', async () => {
@@ -145,27 +144,69 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 		await workflow.say('chat-b', 'one');
 		expect(workflow.saved).toBe(true);
 		const saved = savedSessions(workflow);
-		expect(Object.keys(saved)).toEqual(['chat-a', 'chat-b']);
-		expect(saved['chat-a']).toBe(
+		expect([...saved.keys()]).toEqual(['chat-a', 'chat-b'].map(keyDigest));
+		expect(saved.get(keyDigest('chat-a'))).toBe(
 			`${Math.floor((now + DAY_MS) / DAY_MS)} ${String(first.flowSessionId)}`,
 		);
+	});
+
+	it('saves each conversation as one line of one text with its key as a digest, and a map of the version before anew, once', async () => {
+		const workflow = new SavedWorkflow('wf-form');
+		const first = await workflow.say('chat-secret-key', 'one');
+		const today = Math.floor(Date.now() / DAY_MS);
+		const node = workflow.staticData['node:BotDojo'] as IDataObject;
+		expect(node.remembered).toEqual({
+			flow_chat: `${keyDigest('chat-secret-key')} ${today.toString(36)} ${String(first.flowSessionId)}`,
+		});
+		await workflow.say('chat-other', 'one');
+		const text = (workflow.staticData['node:BotDojo'] as IDataObject).remembered as IDataObject;
+		expect(String(text.flow_chat).split('\n')).toHaveLength(2);
+		expect(JSON.stringify(workflow.staticData)).not.toContain('chat-secret-key');
+
+		// The form of the version before, as an upgraded n8n finds it.
+		(workflow.staticData['node:BotDojo'] as IDataObject).remembered = {
+			flow_chat: { 'chat-old': `${today} ${String(first.flowSessionId)}` },
+		};
+		forgetAllSessionStores();
+		expect(await workflow.say('chat-old', 'two')).toMatchObject({
+			session: 'continued',
+			flowSessionId: first.flowSessionId,
+		});
+		expect(workflow.saved).toBe(true);
+		expect([...savedSessions(workflow).keys()]).toEqual([keyDigest('chat-old')]);
+		await workflow.say('chat-old', 'three');
+		expect(workflow.saved).toBe(false);
 	});
 
 	it('keeps 10,000 keys across a restart and forgets the least recently used first', async () => {
 		const workflow = new SavedWorkflow('wf-full');
 		const kept = await workflow.say('chat-kept', 'one');
 		const today = Math.floor(Date.now() / DAY_MS);
+		// Saved by the version before (key → "<day> <session>"), read and saved anew.
 		const full: IDataObject = {};
 		for (let i = 0; i < 9_999; i++) full[`old-${i}`] = `${today - 10} ses_old_${i}`;
-		Object.assign(full, savedSessions(workflow));
+		full['chat-kept'] = `${today} ${String(kept.flowSessionId)}`;
 		(workflow.staticData['node:BotDojo'] as IDataObject).remembered = { flow_chat: full };
 		forgetAllSessionStores();
 
 		expect(await workflow.say('chat-new', 'one')).toMatchObject({ session: 'new' });
 		const saved = savedSessions(workflow);
-		expect(Object.keys(saved)).toHaveLength(10_000);
-		expect(saved['old-0']).toBeUndefined();
-		expect(saved['old-1']).toBe(`${today - 10} ses_old_1`);
+		expect(saved.size).toBe(10_000);
+		expect(saved.get(keyDigest('old-0'))).toBeUndefined();
+		expect(saved.get(keyDigest('old-1'))).toBe(`${today - 10} ses_old_1`);
+		const savedList = () =>
+			String(
+				((workflow.staticData['node:BotDojo'] as IDataObject).remembered as IDataObject).flow_chat,
+			).split('\n');
+		expect(savedList()).toHaveLength(10_000);
+		// chat-new took the slot of old-0: replacing its session rewrites that entry, no other.
+		env.emu.injectFault('session-error', { status: 400 });
+		const replaced = await workflow.say('chat-new', 'two');
+		expect(replaced).toMatchObject({ session: 'replaced' });
+		const after = savedSessions(workflow);
+		expect(after.size).toBe(10_000);
+		expect(after.get(keyDigest('chat-new'))).toBe(`${today} ${String(replaced.flowSessionId)}`);
+		expect(savedList()).toHaveLength(10_000);
 		expect(await workflow.say('chat-kept', 'two')).toMatchObject({
 			session: 'continued',
 			flowSessionId: kept.flowSessionId,
@@ -182,11 +223,9 @@ describe('BotDojo Run Flow: remember by key with overlapping executions', () => 
 			flowSessionId: first.flowSessionId,
 		});
 		await workflow.say('chat-b', 'one');
-		expect(Object.keys(savedSessions(workflow)).sort()).toEqual([
-			'chat-a',
-			'chat-b',
-			'chat-editor',
-		]);
+		expect([...savedSessions(workflow).keys()].sort()).toEqual(
+			['chat-a', 'chat-b', 'chat-editor'].map(keyDigest).sort(),
+		);
 	});
 
 	it('remembers keys named like object properties (__proto__, constructor) across a restart', async () => {

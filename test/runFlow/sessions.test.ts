@@ -1,7 +1,8 @@
 /** BotDojo Run Flow: new, continued and remembered sessions. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
+import { forgetAllSessionStores, keyDigest } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
+import { savedEntries } from '../helpers/conversations';
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { message, runBodies, runFlow } from '../helpers/runFlow';
@@ -10,10 +11,9 @@ const env = useEmulator();
 // Each test as in a freshly started n8n: only the static data it passes is remembered.
 afterEach(() => forgetAllSessionStores());
 
-/** The session saved for a conversation: remembered[flow][key] = "<day> <session id>". */
+/** The session saved for a conversation (its key saved as a digest). */
 function savedSession(staticData: IDataObject, flowId: string, key: string): string | undefined {
-	const remembered = (staticData['node:BotDojo'] as IDataObject).remembered as IDataObject;
-	return /^\d+ (.+)$/.exec(String((remembered[flowId] as IDataObject)?.[key]))?.[1];
+	return /^\d+ (.+)$/.exec(String(savedEntries(staticData, flowId).get(keyDigest(key))))?.[1];
 }
 
 function remember(extra: IDataObject = {}) {
@@ -122,7 +122,9 @@ describe('BotDojo Run Flow: remember by key', () => {
 		// The map lives in the node's static data, which n8n saves for production executions.
 		const remembered = (staticData['node:BotDojo'] as IDataObject).remembered as IDataObject;
 		expect(Object.keys(remembered)).toEqual(['flow_echo']);
-		expect(Object.keys(remembered.flow_echo as IDataObject)).toEqual(['chat-a', 'chat-b']);
+		expect([...savedEntries(staticData, 'flow_echo').keys()]).toEqual(
+			['chat-a', 'chat-b'].map(keyDigest),
+		);
 		expect(savedSession(staticData, 'flow_echo', 'chat-a')).toBe(sessionA);
 	});
 

@@ -5,6 +5,7 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { requireTextParameter } from '../../shared/validation';
+import { assertRememberedMapVisible } from '../helpers/rememberedRun';
 import { NOTHING_SENT } from './input';
 
 const SESSION_ID: INodeProperties = {
@@ -28,7 +29,7 @@ const SESSION_KEY: INodeProperties = {
 		propertyHint: 'Keep expr($json.sessionId) after a Chat Trigger: one BotDojo session per chat',
 	},
 	description:
-		"Any text that identifies a conversation, e.g. the sessionId field of a Chat Trigger (the default). The node keeps the BotDojo session of each key in n8n's memory and in the workflow's static data (saved for production executions), so conversations survive a restart. In queue mode see the README. The output's session field says whether the run continued, started or replaced a session.",
+		"Any text that identifies a conversation, e.g. the sessionId field of a Chat Trigger (the default). One n8n (regular mode) keeps the BotDojo session of each key in its memory and in the workflow's static data, saved by production executions and read back after a restart. Queue-mode workers refuse it: use Keep in Chat Memory there. The output's session field says whether the run continued, started or replaced a session.",
 };
 
 export const sessionProperties: INodeProperties[] = [
@@ -52,7 +53,7 @@ export const sessionProperties: INodeProperties[] = [
 				name: 'Remember by Key',
 				value: 'remember',
 				description:
-					'Start a session for each new key and continue it for later runs with the same key (kept by this n8n process)',
+					'Start a session for each new key and continue it for later runs with the same key. One n8n only: queue-mode workers refuse it.',
 			},
 			{
 				name: 'Keep in Chat Memory',
@@ -64,7 +65,7 @@ export const sessionProperties: INodeProperties[] = [
 		default: 'new',
 		builderHint: {
 			propertyHint:
-				'remember (Session Key expr($json.sessionId)) for a chat; memory only with a Redis or Postgres Chat Memory on the memory() input; continue with a flowSessionId from Create Session',
+				'remember (Session Key expr($json.sessionId)) for a chat on one n8n (refused on queue-mode workers); memory only with a Redis or Postgres Chat Memory on the memory() input (works in queue mode); continue with a flowSessionId from Create Session',
 		},
 	},
 	SESSION_ID,
@@ -88,6 +89,7 @@ export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionC
 	if (mode === 'remember') {
 		const valid = `Give a text that identifies the conversation, e.g. {{ $json.sessionId }} after a Chat Trigger.`;
 		const key = requireTextParameter(ctx, SESSION_KEY, itemIndex, `${valid} ${NOTHING_SENT}`);
+		assertRememberedMapVisible(ctx, itemIndex);
 		return { mode: 'remember', key };
 	}
 	if (mode === 'memory') {
@@ -98,7 +100,7 @@ export function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionC
 				'Session: Keep in Chat Memory is not available when the node is an AI Agent tool',
 				{
 					itemIndex,
-					description: `A tool has no Memory input. Choose Remember by Key or New Session. ${NOTHING_SENT}`,
+					description: `A tool has no Memory input. Choose Remember by Key (one n8n in regular mode) or New Session. ${NOTHING_SENT}`,
 				},
 			);
 		}

@@ -2,7 +2,7 @@
  * Session "Keep in Chat Memory": the BotDojo session of a conversation is written as a marker
  * message into the chat memory connected to the node (n8n's Redis Chat Memory or Postgres Chat
  * Memory, which every queue-mode worker shares). The memory's own session key names the
- * conversation.
+ * conversation; a memory that does not name it (Simple Memory) is refused.
  *
  * Two first messages at once: each creates a session ahead, appends its marker, reads the list
  * back and uses the first marker of the newest generation. Redis (RPUSH) and Postgres (serial
@@ -38,9 +38,17 @@ import type { SessionUse } from './sessionStore';
 interface ChatHistory {
 	getMessages(): Promise<StoredMessage[]>;
 	addAIMessage(text: string): Promise<void>;
-	/** The conversation: set by n8n's Redis and Postgres Chat Memory. */
-	sessionId?: unknown;
+	/** The conversation, which every marker is signed over (see readHistory). */
+	sessionId: string;
 }
+
+/**
+ * n8n's memories whose chat history names its conversation (`sessionId` of langchain's Redis,
+ * Postgres, MongoDB and Xata histories). Simple Memory gives a history without it: a marker
+ * copied from one conversation into another would then be read there.
+ */
+const MEMORIES_THAT_NAME_THEIR_CONVERSATION =
+	'Redis Chat Memory, Postgres Chat Memory, MongoDB Chat Memory or Xata';
 
 /** A langchain message as read back: `getType()` (`_getType()` before langchain 0.3). */
 interface StoredMessage {
@@ -68,7 +76,7 @@ async function signerOf(
 	flowId: string,
 ): Promise<Signer> {
 	const { apiKey } = await readCredentials(ctx);
-	const conversation = typeof history.sessionId === 'string' ? history.sessionId : '';
+	const conversation = history.sessionId;
 	return {
 		sign: ({ generation, id }) =>
 			createHmac('sha256', apiKey)
@@ -115,6 +123,16 @@ async function readHistory(ctx: IExecuteFunctions, itemIndex: number): Promise<C
 				itemIndex,
 				description:
 					'Connect a Redis Chat Memory or Postgres Chat Memory node (in queue mode, every worker reaches them), or choose another Session mode. Nothing was sent to BotDojo.',
+			},
+		);
+	}
+	if (typeof history.sessionId !== 'string' || history.sessionId === '') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Session: Keep in Chat Memory needs a memory that names its conversation',
+			{
+				itemIndex,
+				description: `The connected memory does not tell the node which conversation it holds (n8n's Simple Memory does not), so one conversation could continue another's BotDojo session. Connect a ${MEMORIES_THAT_NAME_THEIR_CONVERSATION} node, or choose another Session mode. Nothing was sent to BotDojo.`,
 			},
 		);
 	}

@@ -2,12 +2,47 @@
  * A run in the session remembered for a key. When BotDojo refuses the remembered session
  * ("error loading session", on any error status) it refused it while loading the run request,
  * before the flow ran: only then is the run started again, in a new session.
+ *
+ * The map is only right where one process writes it and sees what it saved: a regular-mode n8n.
+ * A queue-mode worker sees neither (a webhook or chat execution starts from the static data the
+ * main stored with it, and every worker keeps its own map in memory and saves over the others'),
+ * so a worker would continue the older session it used itself. It refuses instead, naming Keep
+ * in Chat Memory.
  */
-import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
 import type { RunOutcome } from './flowRun';
 import { sessionStoreOf, type SessionUse } from './sessionStore';
+
+/**
+ * Whether this execution runs on a queue-mode worker. n8n-core's execution contexts carry n8n's
+ * InstanceSettings, whose instanceType is 'worker' in `n8n worker` (not part of the typed
+ * interface; a context without it is taken to be a regular n8n, as every n8n before 1.7x was).
+ */
+export function runsOnQueueWorker(ctx: IExecuteFunctions): boolean {
+	const { instanceSettings } = ctx as unknown as { instanceSettings?: { instanceType?: unknown } };
+	return instanceSettings?.instanceType === 'worker';
+}
+
+/** Refuses Remember by Key on a queue-mode worker, before any request. */
+export function assertRememberedMapVisible(ctx: IExecuteFunctions, itemIndex: number): void {
+	if (!runsOnQueueWorker(ctx)) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		'Session: Remember by Key cannot be used on a queue-mode worker. Choose Keep in Chat Memory',
+		{
+			itemIndex,
+			description:
+				"This execution ran on an n8n worker (queue mode). Workers do not see the conversations that other workers saved, so a conversation could start over or continue an older BotDojo session. Choose Session: Keep in Chat Memory and connect a Redis Chat Memory or Postgres Chat Memory, which every worker reaches. Nothing was sent to BotDojo.",
+		},
+	);
+}
 
 export function isSessionRefused(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;

@@ -17,16 +17,21 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	SavedForm,
+	keyDigest,
+	nameOf,
+	readSaved,
+	today,
+	type RememberedSession,
+} from './savedSessions';
+
+export { keyDigest } from './savedSessions';
+
 /** One conversation of one flow. */
 export interface Conversation {
 	flowId: string;
 	key: string;
-}
-
-interface RememberedSession extends Conversation {
-	id: string;
-	/** Days since 1970-01-01 (UTC) of the last use that was saved. */
-	day: number;
 }
 
 /** How this run's session came about; shown in the output as `session`. */
@@ -35,63 +40,11 @@ export type SessionUse = 'new' | 'continued' | 'replaced';
 /** Keys kept at most; the least recently used are forgotten first. */
 const MAX_REMEMBERED = 10_000;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The saved form, in the node's static data under `remembered`: flow → key → "<day> <session>".
- * Compact (the flow once, no object per key for n8n to wrap when it loads the static data).
- * Earlier versions saved `sessions`: '["<flow>","<key>"]' → { id, usedAt (ms) }; read once.
- */
-type SavedSessions = Record<string, Record<string, string>>;
-
-function today(): number {
-	return Math.floor(Date.now() / DAY_MS);
-}
-
-function emptyObject<T>(): Record<string, T> {
-	return Object.create(null) as Record<string, T>;
-}
-
-function nameOf({ flowId, key }: Conversation): string {
-	return JSON.stringify([flowId, key]);
-}
-
-function objectEntries(value: unknown): Array<[string, unknown]> {
-	return value && typeof value === 'object' ? Object.entries(value) : [];
-}
-
-/** The sessions a static data saved, in both forms. */
-function readSaved(staticData: IDataObject): RememberedSession[] {
-	const found: RememberedSession[] = [];
-	for (const [flowId, keys] of objectEntries(staticData.remembered)) {
-		for (const [key, value] of objectEntries(keys)) {
-			const space = typeof value === 'string' ? value.indexOf(' ') : -1;
-			const day = Number((value as string).slice(0, space));
-			const id = (value as string).slice(space + 1);
-			if (space > 0 && Number.isFinite(day) && id !== '') found.push({ flowId, key, id, day });
-		}
-	}
-	for (const [name, value] of objectEntries(staticData.sessions)) {
-		const old = value as { id?: unknown; usedAt?: unknown } | null;
-		let conversation: unknown;
-		try {
-			conversation = JSON.parse(name);
-		} catch {
-			continue;
-		}
-		const [flowId, key] = Array.isArray(conversation) ? (conversation as unknown[]) : [];
-		if (typeof flowId !== 'string' || typeof key !== 'string') continue;
-		if (typeof old?.id !== 'string' || old.id === '') continue;
-		found.push({ flowId, key, id: old.id, day: Math.floor((Number(old.usedAt) || 0) / DAY_MS) });
-	}
-	return found;
-}
-
 export class SessionStore {
 	/** By conversation name, in the order of use: the first entries are the least recently used. */
 	private readonly sessions = new Map<string, RememberedSession>();
 	/** The saved form of `sessions`, shared by the static data of every execution. */
-	private readonly saved: SavedSessions = emptyObject();
+	private readonly saved = new SavedForm();
 	private loaded = false;
 	private readonly attached = new WeakSet<IDataObject>();
 	private readonly queues = new Map<string, Promise<unknown>>();
@@ -100,25 +53,32 @@ export class SessionStore {
 	 * Joins an execution (once for all its items). Until one that n8n loaded from the saved
 	 * workflow (any but a manual one) joined, each gives the sessions it has saved and the
 	 * process does not know yet; from then on the process knows them all. Every execution's
-	 * static data then points to the one saved form, and the form of earlier versions is left
-	 * out of what it saves, without its being marked changed (n8n observes writes and deletes,
-	 * not property definitions).
+	 * static data then points to the one saved form. A saved form of earlier versions marks the
+	 * static data changed, so that n8n saves it anew once; the oldest one (`sessions`) is left
+	 * out of what it saves (n8n observes writes and deletes, not property definitions).
 	 */
 	attach(staticData: IDataObject, loadedFromSaved: boolean): void {
 		if (this.attached.has(staticData)) return;
 		this.attached.add(staticData);
+		let earlier = false;
 		if (!this.loaded) {
 			this.loaded = loadedFromSaved;
-			this.load(readSaved(staticData));
+			const read = readSaved(staticData);
+			earlier = read.earlier;
+			this.load(read.found);
 		}
 		const property = { writable: true, configurable: true };
-		Object.defineProperty(staticData, 'remembered', {
-			...property,
-			value: this.saved,
-			enumerable: true,
-		});
 		if (staticData.sessions !== undefined) {
 			Object.defineProperty(staticData, 'sessions', { ...property, enumerable: false });
+		}
+		if (earlier) {
+			this.markChanged(staticData);
+		} else {
+			Object.defineProperty(staticData, 'remembered', {
+				...property,
+				value: this.saved.value,
+				enumerable: true,
+			});
 		}
 	}
 
@@ -132,11 +92,12 @@ export class SessionStore {
 		staticData: IDataObject,
 		run: (known: string | undefined) => Promise<{ result: T; sessionId?: string }>,
 	): Promise<T> {
-		const name = nameOf(conversation);
+		const named = { flowId: conversation.flowId, digest: keyDigest(conversation.key) };
+		const name = nameOf(named);
 		const previous = this.queues.get(name) ?? Promise.resolve();
 		const once = async () => {
 			const { result, sessionId } = await run(this.sessions.get(name)?.id);
-			if (sessionId) this.remember(conversation, sessionId, staticData);
+			if (sessionId) this.remember(named, sessionId, staticData);
 			return result;
 		};
 		const current = previous.then(once, once);
@@ -148,8 +109,8 @@ export class SessionStore {
 		}
 	}
 
-	forget(conversation: Conversation, staticData: IDataObject): void {
-		const name = nameOf(conversation);
+	forget({ flowId, key }: Conversation, staticData: IDataObject): void {
+		const name = nameOf({ flowId, digest: keyDigest(key) });
 		const session = this.sessions.get(name);
 		if (!session) return;
 		this.sessions.delete(name);
@@ -158,7 +119,7 @@ export class SessionStore {
 	}
 
 	/** Takes the saved sessions the process does not know, the least recently used first (by
-	 *  the saved day; ties keep their order), behind those it knows. */
+	 *  the saved day; ties keep their order), behind those it knows, and saves them all anew. */
 	private load(found: RememberedSession[]): void {
 		const unknown = new Map<string, RememberedSession>();
 		for (const session of found) {
@@ -168,25 +129,31 @@ export class SessionStore {
 		const all = [...unknown].sort((a, b) => a[1].day - b[1].day).concat([...this.sessions]);
 		const cut = Math.max(0, all.length - MAX_REMEMBERED);
 		this.sessions.clear();
-		all.forEach(([name, session], index) => {
-			if (index < cut) return this.unsave(session);
+		this.saved.clear();
+		for (const [name, session] of all.slice(cut)) {
+			session.slot = -1;
 			this.sessions.set(name, session);
-			this.save(session);
-		});
+			this.saved.save(session);
+		}
 	}
 
-	private remember(conversation: Conversation, id: string, staticData: IDataObject): void {
-		const name = nameOf(conversation);
+	private remember(
+		named: { flowId: string; digest: string },
+		id: string,
+		staticData: IDataObject,
+	): void {
+		const name = nameOf(named);
 		const known = this.sessions.get(name);
 		const day = today();
 		// Moved to the end: a Map keeps insertion order, so the first entry is the least used.
 		this.sessions.delete(name);
-		const session = known?.id === id ? known : { ...conversation, id, day };
+		const session = known ?? { ...named, id, day, slot: -1 };
 		this.sessions.set(name, session);
 		// Known and used today already (as saved): nothing to save.
-		if (session === known && known.day >= day) return;
+		if (known?.id === id && known.day >= day) return;
+		session.id = id;
 		session.day = day;
-		this.save(session);
+		this.saved.save(session);
 		for (const [oldest, forgotten] of this.sessions) {
 			if (this.sessions.size <= MAX_REMEMBERED) break;
 			this.sessions.delete(oldest);
@@ -195,22 +162,16 @@ export class SessionStore {
 		this.markChanged(staticData);
 	}
 
-	private save(session: RememberedSession): void {
-		this.saved[session.flowId] ??= emptyObject();
-		this.saved[session.flowId][session.key] = `${session.day} ${session.id}`;
-	}
-
-	private unsave({ flowId, key }: RememberedSession): void {
-		const keys = this.saved[flowId];
-		if (!keys) return;
-		delete keys[key];
-		for (const _ in keys) return;
-		delete this.saved[flowId];
+	private unsave(session: RememberedSession): void {
+		this.saved.unsave(session, (name, slot) => {
+			const moved = this.sessions.get(name);
+			if (moved) moved.slot = slot;
+		});
 	}
 
 	/** Assigning marks the execution's static data as changed, so that n8n saves it. */
 	private markChanged(staticData: IDataObject): void {
-		staticData.remembered = this.saved;
+		staticData.remembered = this.saved.value;
 	}
 }
 
