@@ -33,7 +33,7 @@ const flowNodes: Array<{
 		flowIdSent: () => env.emu.requestsTo('export').map((r) => r.body.params[0]),
 	},
 	{
-		node: 'Export Requests › Get by Session',
+		node: 'Export Requests › Get Many by Session',
 		type: 'botDojoExportRequests',
 		parameters: { operation: 'getBySession', sessionId: 'ses_x' },
 		flowIdSent: () => env.emu.requestsTo('loadByFlowSession').map((r) => r.body.params[0]),

@@ -6,7 +6,10 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-/** n8n's Evaluation node (n8n-nodes-base), the one that holds the metrics. */
+/**
+ * n8n's Evaluation node (n8n-nodes-base), the one that holds the metrics. n8n-workflow 2.x exports
+ * the same name as EVALUATION_NODE_TYPE; an older one may not, hence the copy.
+ */
 export const EVALUATION_NODE_TYPE = 'n8n-nodes-base.evaluation';
 
 /**
