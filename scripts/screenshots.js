@@ -1,6 +1,6 @@
 'use strict';
 /**
- * `node scripts/screenshots.js [--tarball <packed .tgz>] [--prefix before-] [--only picker|runflow|export]`
+ * `node scripts/screenshots.js [--tarball <packed .tgz>] [--prefix before-] [--only picker|runflow|export|newnodes]`
  * takes the screenshots in docs/screenshots/: the default n8n (the cached install) with this
  * checkout's package, or with a packed one (e.g. built at an older commit), in a throw-away user
  * folder, against the emulator, in headless Chromium:
@@ -10,6 +10,8 @@
  *   <prefix>runflow-new-node.png          a Run Flow node just added from the picker, its panel
  *   <prefix>runflow-options.png           the same panel with its Add Option list open
  *   <prefix>runflow-options-added.png     with the retry, stream-line and message options added
+ *   <prefix>new-<node>.png                each kind of node just added from the picker, its panel
+ *   <prefix>new-nodes-canvas.png          the five action nodes on the canvas, with their subtitles
  * Ports are free ones on 127.0.0.1; n8n and the emulator are stopped at the end.
  */
 const fs = require('node:fs');
@@ -130,6 +132,64 @@ async function shootNewRunFlow(page, n8nUrl, workflowId, prefix) {
 	);
 }
 
+/** Picks `name` in the open picker and waits for its panel (n8n 2.x may first show its details). */
+async function pickNode(page, name) {
+	const listed = await searchPicker(page, 'BotDojo');
+	if (!listed.includes(name)) throw new Error(`the picker lists ${listed.join(', ')}, not ${name}`);
+	const pattern = new RegExp(`^${name}$`);
+	await page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: pattern })
+		.first()
+		.click();
+	const add = page.getByText('Add to workflow', { exact: true });
+	const panel = page.locator('[data-test-id="ndv"]');
+	await Promise.race([
+		add.waitFor({ state: 'visible' }).then(() => add.click()),
+		panel.waitFor({ state: 'visible' }),
+	]);
+	await panel.waitFor({ state: 'visible' });
+	await page.waitForTimeout(1000);
+	return panel;
+}
+
+/** Each kind of node as a user adds it today (issue 27 §4): its panel, then the canvas. */
+async function shootNewNodes(page, n8nUrl, workflowId, prefix) {
+	const shot = (name) => path.join(OUT_DIR, `${prefix}${name}.png`);
+	const slug = (name) =>
+		name
+			.replace(/^BotDojo /, '')
+			.toLowerCase()
+			.replace(/\W+/g, '-');
+	await page.goto(`${n8nUrl}/workflow/new`);
+	await page.waitForSelector('[data-test-id="canvas-wrapper"]');
+	await page.click('[data-test-id="canvas-add-button"]');
+	await pickNode(page, 'BotDojo Trigger');
+	await page.screenshot({ path: shot('new-trigger') });
+	await page.keyboard.press('Escape');
+
+	await page.goto(`${n8nUrl}/workflow/${workflowId}`);
+	await page.waitForSelector('[data-test-id="canvas-node"]');
+	for (const name of [
+		'BotDojo Run Flow',
+		'BotDojo Create Session',
+		'BotDojo Export Requests',
+		'BotDojo Query Index',
+		'BotDojo Upload Document',
+	]) {
+		await page.locator('[data-test-id="canvas-node"]').last().click();
+		await page.click('[data-test-id="node-creator-plus-button"]');
+		await pickNode(page, name);
+		await page.screenshot({ path: shot(`new-${slug(name)}`) });
+		await page.keyboard.press('Escape');
+		await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden' });
+	}
+	await page.click('[data-test-id="zoom-to-fit"]').catch(() => undefined);
+	await page.waitForTimeout(800);
+	await page.screenshot({ path: shot('new-nodes-canvas') });
+	const subtitles = await page.locator('[data-test-id="canvas-node"]').allInnerTexts();
+	console.log(`canvas nodes: ${subtitles.map((t) => t.replace(/\s+/g, ' ')).join(' | ')}`);
+}
+
 async function main() {
 	const { values } = parseArgs({
 		options: {
@@ -185,6 +245,8 @@ async function main() {
 			await shootPickers(page, n8n.url, workflow.id, values.prefix);
 		if (!values.only || values.only === 'runflow')
 			await shootNewRunFlow(page, n8n.url, workflow.id, values.prefix);
+		if (!values.only || values.only === 'newnodes')
+			await shootNewNodes(page, n8n.url, workflow.id, values.prefix);
 		if (!values.only || values.only === 'export')
 			await shootExportItem(page, n8n.url, workflow.id, values.prefix).catch(async (error) => {
 				await page.screenshot({ path: path.join(local.LOCAL_DIR, 'screenshots-failed.png') });

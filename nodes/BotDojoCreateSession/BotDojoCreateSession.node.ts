@@ -24,7 +24,7 @@ export class BotDojoCreateSession implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: subtitleOf('Session for', 'flowId', 'flow'),
+		subtitle: subtitleOf(operation.option.name, { parameter: 'flowId', name: 'Flow ID' }),
 		// Starting a session is a workflow step, not something an AI Agent should pick as a tool.
 		usableAsTool: undefined,
 		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.

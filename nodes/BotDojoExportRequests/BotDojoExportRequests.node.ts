@@ -1,7 +1,7 @@
 /*
  * Programmatic, not declarative: an export follows cursors page after page with guards against
  * pagination that makes no progress, stops at a limit mid-way and can hand out a resume cursor;
- * declarative routing would merge pages without those checks. Get by Session goes through the
+ * declarative routing would merge pages without those checks. Get Many by Session goes through the
  * same router, so the node keeps one style.
  */
 import type {
@@ -13,7 +13,7 @@ import type {
 
 import { operationList, operationParameters, router } from '../shared/execution/runner';
 import { flowIdProperty } from '../shared/params/flowId';
-import { nodeHeader } from '../shared/params/nodeHeader';
+import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as exportRequests } from './actions/export.operation';
 import { operation as getBySession } from './actions/getBySession.operation';
 
@@ -33,9 +33,10 @@ export class BotDojoExportRequests implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		// Reads the same whatever Flow ID holds (empty, an expression, a locator).
-		subtitle:
-			'={{ $parameter["operation"] === "getBySession" ? "Get requests of session" : "Export flow requests" }}',
+		subtitle: operationSubtitle(
+			operations.map((o) => o.option),
+			{ parameter: 'flowId', name: 'Flow ID' },
+		),
 		// Not an AI Agent tool: an export can return thousands of records into the agent's context.
 		usableAsTool: undefined,
 		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.

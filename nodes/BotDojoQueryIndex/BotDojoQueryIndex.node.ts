@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { operationList, operationParameters, router } from '../shared/execution/runner';
-import { nodeHeader, subtitleValue } from '../shared/params/nodeHeader';
+import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as getStatus } from './actions/getStatus.operation';
 import { indexIdField } from './actions/indexId';
 import { operation as queryMetadata } from './actions/queryMetadata.operation';
@@ -24,7 +24,10 @@ export class BotDojoQueryIndex implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: `={{ ($parameter["operation"] === "getStatus" ? "Get status of " : "Query ") + ${subtitleValue('indexId', 'index')} }}`,
+		subtitle: operationSubtitle(
+			operations.map((o) => o.option),
+			{ parameter: 'indexId', name: 'Index ID' },
+		),
 		usableAsTool: true,
 		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
 		builderHint: {

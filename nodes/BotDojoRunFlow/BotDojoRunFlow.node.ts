@@ -24,7 +24,7 @@ export class BotDojoRunFlow implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: subtitleOf('Run', 'flowId', 'flow'),
+		subtitle: subtitleOf(runFlow.option.name, { parameter: 'flowId', name: 'Flow ID' }),
 		usableAsTool: true,
 		// A Chat Memory input appears only in the session mode that uses it.
 		inputs: runFlowInputs,

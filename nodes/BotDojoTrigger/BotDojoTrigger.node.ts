@@ -27,9 +27,9 @@ export class BotDojoTrigger implements INodeType {
 		// 1.1: Simplify is on by default; version 1 keeps the whole records.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		// Reads the same whatever Flow ID holds (empty, an expression, a locator).
+		// What Trigger On holds, in Title Case, whatever Flow ID holds.
 		subtitle:
-			'={{ $parameter["statuses"] === "complete" ? "On complete requests" : $parameter["statuses"] === "error" ? "On failed requests" : "On finished requests" }}',
+			'={{ $parameter["statuses"] === "complete" ? "On Complete Requests" : $parameter["statuses"] === "error" ? "On Error Requests" : "On Finished Requests" }}',
 		description: 'Starts the workflow when a BotDojo flow finishes a request',
 		defaults: { name: 'BotDojo Trigger' },
 		polling: true,
@@ -53,7 +53,8 @@ export class BotDojoTrigger implements INodeType {
 				"ID of the flow to watch. It is shown in the flow's address in BotDojo and on its API tab.",
 			),
 			{
-				displayName: 'Statuses',
+				// n8n's name for a trigger's event parameter; `statuses` stays for saved workflows.
+				displayName: 'Trigger On',
 				name: 'statuses',
 				type: 'options',
 				options: [
@@ -70,7 +71,7 @@ export class BotDojoTrigger implements INodeType {
 					{
 						name: 'Error Only',
 						value: 'error',
-						description: 'Requests that failed',
+						description: 'Requests that ended with an error',
 					},
 				],
 				default: 'both',

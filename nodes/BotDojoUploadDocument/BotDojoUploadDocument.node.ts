@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { operationList, operationParameters, router } from '../shared/execution/runner';
-import { nodeHeader } from '../shared/params/nodeHeader';
+import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as getByLogicalPath } from './actions/getByLogicalPath.operation';
 import { operation as getDownloadLink } from './actions/getDownloadLink.operation';
 import { operation as upload } from './actions/upload.operation';
@@ -27,9 +27,7 @@ export class BotDojoUploadDocument implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		// Reads the same whatever Logical Path holds (empty or an expression).
-		subtitle:
-			'={{ $parameter["operation"] === "getDownloadLink" ? "Get download link" : $parameter["operation"] === "getByLogicalPath" ? "Get document by logical path" : "Upload document" }}',
+		subtitle: operationSubtitle(operations.map((o) => o.option)),
 		usableAsTool: true,
 		// The signed link reads the file without a key until it expires: an n8n that applies this
 		// field (n8n-workflow 2.41 has it) hides it in saved executions; older n8n ignores it.

@@ -20,7 +20,7 @@ describe('Create Session: Flow ID', () => {
 		['a plain string (workflows saved before the resource locator)', 'flow_echo'],
 		['By ID', { __rl: true, mode: 'id', value: ' flow_echo ' }],
 		[
-			'From URL, a flow address',
+			'By URL, a flow address',
 			{
 				__rl: true,
 				mode: 'url',
@@ -28,7 +28,7 @@ describe('Create Session: Flow ID', () => {
 			},
 		],
 		[
-			'From URL, an address with more after the id',
+			'By URL, an address with more after the id',
 			{
 				__rl: true,
 				mode: 'url',
@@ -58,10 +58,10 @@ describe('Create Session: Flow ID', () => {
 			/^Flow ID: "https:.*" is not a flow ID \(it has spaces or slashes\)/,
 		],
 		[
-			'a From URL that is no flow address',
+			'a By URL that is no flow address',
 			rl('url'),
 			'https://app.botdojo.com/x/projects/proj_demo',
-			/^Flow ID \(From URL\): "https:.*proj_demo" is not the address of a flow/,
+			/^Flow ID \(By URL\): "https:.*proj_demo" is not the address of a flow/,
 		],
 	])(
 		'refuses %s before any request, naming the parameter',

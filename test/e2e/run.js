@@ -33,6 +33,7 @@ async function registerChecks() {
 	require('./checks-evaluation')(env);
 	require('./checks-mcp')(env);
 	require('./checks-browser')(env);
+	require('./checks-newNodes')(env);
 	require('./checks-chathub')(env);
 	trigger.registerTriggerCheck(env);
 	reportNotApplicable(env.log);

@@ -35,7 +35,7 @@ function seedChat(sessionId = 'ses_chat') {
 	return turns;
 }
 
-describe('BotDojo Export Requests: Get by Session', () => {
+describe('BotDojo Export Requests: Get Many by Session', () => {
 	it('returns one item per request of the session, in order', async () => {
 		const turns = seedChat();
 		const { items, error } = await runNode({

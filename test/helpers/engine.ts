@@ -53,6 +53,8 @@ export interface RunSettings {
 	staticData?: IDataObject;
 	/** Sub-nodes (e.g. a chat memory) connected to the node under test by their connection type. */
 	subNodes?: Array<{ name: string; type: string; parameters: INodeParameters; connection: string }>;
+	/** Nodes after the node under test, each connected to the one before (their types registered). */
+	next?: Array<{ name: string; type: string; disabled?: boolean }>;
 	/** Workflow ID (default `wf-test`): state kept per workflow in the process follows it. */
 	workflowId?: string;
 	onChunk?: (chunk: StructuredChunk, receivedAt: number) => void;
@@ -110,6 +112,18 @@ export function startRun(settings: RunSettings): StartedRun {
 		connections[sub.name] = {
 			[sub.connection]: [[{ node: nodeName, type: sub.connection as never, index: 0 }]],
 		};
+	}
+	let previous = nodeName;
+	for (const [index, next] of (settings.next ?? []).entries()) {
+		nodes.push({
+			...next,
+			id: next.name,
+			typeVersion: 1,
+			position: [400 + 200 * index, 0],
+			parameters: {},
+		});
+		connections[previous] = { main: [[{ node: next.name, type: 'main', index: 0 }]] };
+		previous = next.name;
 	}
 	const workflowId = settings.workflowId ?? 'wf-test';
 	const workflow = new Workflow({

@@ -13,7 +13,7 @@ import type {
 	INodeTypes,
 	IVersionedNodeType,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { deepCopy, NodeConnectionTypes } from 'n8n-workflow';
 
 import { BotDojoApi } from '../../credentials/BotDojoApi.credentials';
 
@@ -125,3 +125,13 @@ export const credentialType = new BotDojoApi();
 
 /** The node types every run and poll of a test file resolves against. */
 export const nodeTypes = new TestNodeTypes();
+
+/** A node's tool variant as n8n's loader builds it (tool-generation/ai-tools.js): name + "Tool". */
+export function toolVariant(name: string): INodeType {
+	const original = nodeTypes.getByNameAndVersion(`${PACKAGE}.${name}`);
+	const description = deepCopy(original.description);
+	description.name += 'Tool';
+	description.displayName += ' Tool';
+	delete description.usableAsTool;
+	return { description, execute: original.execute } as INodeType;
+}

@@ -29,7 +29,7 @@ const users = [
 		type: 'botDojoUploadDocument',
 		base: { operation: 'upload', logicalPath: 'docs/a.txt' },
 		names: { mode: 'metaMode', fields: 'metaFields', json: 'metaJson' },
-		label: 'Meta',
+		label: 'Metadata',
 		entry: 'attribute',
 		sent: (): unknown => {
 			const meta = env.emu.requestsTo('uploadFile')[0]?.body.fields.meta;

@@ -2,7 +2,7 @@
  * Ids that would change where a request goes or how large it is are refused before anything is
  * sent, naming the parameter and the item: `.` and `..` (they change the path: a Flow ID of
  * `..` would post to the project's `/run`), ids over 256 characters (a 1 MB Flow ID met a 431
- * that said the flow may have run), and a From URL address with a malformed `%` escape.
+ * that said the flow may have run), and a By URL address with a malformed `%` escape.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -38,17 +38,17 @@ const rows: Array<{
 		problem: /^Flow ID: "\." is not an id$/,
 	},
 	{
-		value: 'Flow ID "%2E%2E" (From URL)',
+		value: 'Flow ID "%2E%2E" (By URL)',
 		node: 'botDojoRunFlow',
 		parameters: { flowId: fromUrl(`${FLOWS_URL}%2E%2E`) },
-		parameter: 'Flow ID (From URL)',
-		problem: /^Flow ID \(From URL\): "\.\." is not an id$/,
+		parameter: 'Flow ID (By URL)',
+		problem: /^Flow ID \(By URL\): "\.\." is not an id$/,
 	},
 	{
-		value: 'a malformed % escape (From URL)',
+		value: 'a malformed % escape (By URL)',
 		node: 'botDojoRunFlow',
 		parameters: { flowId: fromUrl(`${FLOWS_URL}flow_%E0%A4%A`) },
-		parameter: 'Flow ID (From URL)',
+		parameter: 'Flow ID (By URL)',
 		problem: /has a malformed % escape$/,
 	},
 	{

@@ -1,5 +1,5 @@
 /**
- * Flow ID (By ID / From URL) and Index ID (By ID) as resource locators on every node that has
+ * Flow ID (By ID / By URL) and Index ID (By ID) as resource locators on every node that has
  * them; values saved as plain strings before the locator keep working. Create Session's Flow ID
  * has its own cases in test/createSession/flowId.test.ts.
  */
@@ -16,7 +16,7 @@ const FLOW_URL = 'https://app.botdojo.com/acc_demo/projects/proj_demo/flows/flow
 const flowIdValues: Array<[string, unknown]> = [
 	['a plain string (saved before the locator)', 'flow_echo'],
 	['By ID', { __rl: true, mode: 'id', value: 'flow_echo' }],
-	['From URL', { __rl: true, mode: 'url', value: FLOW_URL }],
+	['By URL', { __rl: true, mode: 'url', value: FLOW_URL }],
 ];
 
 /** Each node with a Flow ID: its parameters, and the flow id BotDojo was asked about. */
@@ -33,7 +33,7 @@ const flowNodes: Array<{
 		flowIdSent: () => env.emu.requestsTo('export').map((r) => r.body.params[0]),
 	},
 	{
-		node: 'Export Requests › Get by Session',
+		node: 'Export Requests › Get Many by Session',
 		type: 'botDojoExportRequests',
 		parameters: { operation: 'getBySession', sessionId: 'ses_x' },
 		flowIdSent: () => env.emu.requestsTo('loadByFlowSession').map((r) => r.body.params[0]),
@@ -57,7 +57,7 @@ describe.each(flowNodes)('$node: Flow ID', ({ type, parameters, flowIdSent }) =>
 		expect(flowIdSent()).toEqual(['flow_echo']);
 	});
 
-	it('refuses a From URL that is no flow address, naming the parameter and the item, before any request', async () => {
+	it('refuses a By URL that is no flow address, naming the parameter and the item, before any request', async () => {
 		const { error } = await runNode({
 			node: {
 				type,
@@ -74,7 +74,7 @@ describe.each(flowNodes)('$node: Flow ID', ({ type, parameters, flowIdSent }) =>
 		});
 		expectInputError(
 			error,
-			'Flow ID (From URL)',
+			'Flow ID (By URL)',
 			1,
 			/"https:.*proj_demo" is not the address of a flow/,
 		);
@@ -97,7 +97,7 @@ describe('Trigger: Flow ID', () => {
 		expect(env.emu.requestsTo('export').map((r) => r.body.params[0])).toEqual(['flow_echo']);
 	});
 
-	it('refuses a From URL that is no flow address, naming the parameter, before any request', async () => {
+	it('refuses a By URL that is no flow address, naming the parameter, before any request', async () => {
 		await expect(
 			runPoll({
 				node: {
@@ -110,7 +110,7 @@ describe('Trigger: Flow ID', () => {
 				mode: 'manual',
 			}),
 		).rejects.toThrow(
-			/^Flow ID \(From URL\): "https:\/\/app.botdojo.com\/" is not the address of a flow/,
+			/^Flow ID \(By URL\): "https:\/\/app.botdojo.com\/" is not the address of a flow/,
 		);
 		expect(env.emu.requests).toHaveLength(0);
 	});

@@ -96,7 +96,7 @@ describe('Export Requests: Simplify', () => {
 	});
 });
 
-describe('Export Requests › Get by Session: Simplify', () => {
+describe('Export Requests › Get Many by Session: Simplify', () => {
 	function sessionNode(typeVersion: number, options: IDataObject = {}) {
 		return {
 			type: 'botDojoExportRequests',

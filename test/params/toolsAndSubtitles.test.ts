@@ -4,11 +4,11 @@
  * Session and the Trigger are not tools. n8n makes a "…Tool" variant of each usableAsTool node
  * (same description, name + "Tool"); `@tool` display options are evaluated on that name.
  */
-import { NodeHelpers, Workflow, deepCopy, type INode, type INodeType } from 'n8n-workflow';
+import { NodeHelpers, Workflow, type INode, type INodeType } from 'n8n-workflow';
 
 import { nodeTypes, runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
-import { NODE_NAMES, PACKAGE } from '../helpers/nodeTypes';
+import { NODE_NAMES, PACKAGE, toolVariant } from '../helpers/nodeTypes';
 
 const env = useEmulator();
 
@@ -16,16 +16,6 @@ const ALL = NODE_NAMES;
 
 function nodeType(name: string): INodeType {
 	return nodeTypes.getByNameAndVersion(`${PACKAGE}.${name}`);
-}
-
-/** The tool variant as n8n's loader builds it (tool-generation/ai-tools.js): name + "Tool". */
-function toolVariant(name: string): INodeType {
-	const original = nodeType(name);
-	const description = deepCopy(original.description);
-	description.name += 'Tool';
-	description.displayName += ' Tool';
-	delete description.usableAsTool;
-	return { description, execute: original.execute } as INodeType;
 }
 
 /** The options of the Operation parameter n8n shows for a node of this description. */
@@ -150,25 +140,55 @@ describe('Canvas subtitles', () => {
 		);
 	}
 
+	// n8n's own form, `<operation>: <what it acts on>`, in Title Case (issue 27 §4).
 	it.each([
-		['botDojoRunFlow', 'flow_echo', 'Run flow_echo'],
-		['botDojoRunFlow', { __rl: true, mode: 'id', value: 'flow_echo' }, 'Run flow_echo'],
-		['botDojoRunFlow', { __rl: true, mode: 'id', value: '' }, 'Run flow'],
+		['botDojoRunFlow', 'flow_echo', 'Run: flow_echo'],
+		['botDojoRunFlow', { __rl: true, mode: 'id', value: 'flow_echo' }, 'Run: flow_echo'],
+		['botDojoRunFlow', { __rl: true, mode: 'id', value: '' }, 'Run'],
 		[
 			'botDojoRunFlow',
 			{ __rl: true, mode: 'id', value: '={{ $json.flow }}' },
-			'Run (flow from input)',
+			'Run: Flow ID From Input',
 		],
-		['botDojoCreateSession', '', 'Session for flow'],
+		['botDojoCreateSession', '', 'Create'],
+		['botDojoCreateSession', 'flow_echo', 'Create: flow_echo'],
 	])('%s with Flow ID %j reads "%s"', (name, flowId, expected) => {
 		expect(subtitleOf(name, { flowId })).toBe(expected);
 	});
 
 	it.each([
-		['getStatus', { __rl: true, mode: 'id', value: 'idx_docs' }, 'Get status of idx_docs'],
-		['queryMetadata', '', 'Query index'],
-		['queryMetadata', '={{ $json.index }}', 'Query (index from input)'],
+		['getStatus', { __rl: true, mode: 'id', value: 'idx_docs' }, 'Get Status: idx_docs'],
+		['queryMetadata', '', 'Get Many by Metadata'],
+		['queryMetadata', '={{ $json.index }}', 'Get Many by Metadata: Index ID From Input'],
 	])('Query Index %s with Index ID %j reads "%s"', (operation, indexId, expected) => {
 		expect(subtitleOf('botDojoQueryIndex', { operation, indexId })).toBe(expected);
+	});
+
+	it.each([
+		['botDojoExportRequests', { operation: 'export', flowId: 'flow_echo' }, 'Export: flow_echo'],
+		[
+			'botDojoExportRequests',
+			{ operation: 'getBySession', flowId: 'flow_echo' },
+			'Get Many by Session: flow_echo',
+		],
+		['botDojoUploadDocument', { operation: 'upload' }, 'Upload'],
+		['botDojoUploadDocument', { operation: 'getByLogicalPath' }, 'Get by Logical Path'],
+		['botDojoUploadDocument', { operation: 'getDownloadLink' }, 'Get Download Link'],
+		['botDojoTrigger', { statuses: 'both' }, 'On Finished Requests'],
+		['botDojoTrigger', { statuses: 'complete' }, 'On Complete Requests'],
+		['botDojoTrigger', { statuses: 'error' }, 'On Error Requests'],
+	])('%s with %j reads "%s"', (name, parameters, expected) => {
+		expect(subtitleOf(name, parameters)).toBe(expected);
+	});
+
+	it('every subtitle names the operation as the Operation list does', () => {
+		for (const name of ['botDojoExportRequests', 'botDojoQueryIndex', 'botDojoUploadDocument']) {
+			const operations = nodeType(name).description.properties.find(
+				(property) => property.name === 'operation',
+			)?.options as Array<{ name: string; value: string }>;
+			for (const { name: label, value } of operations) {
+				expect(subtitleOf(name, { operation: value })).toBe(label);
+			}
+		}
 	});
 });

@@ -40,7 +40,7 @@ describe('BotDojo Query Index: Get Status', () => {
 	});
 });
 
-describe('BotDojo Query Index: Query Metadata', () => {
+describe('BotDojo Query Index: Get Many by Metadata', () => {
 	it('returns one item per matching chunk', async () => {
 		const { items, error } = await runNode({
 			node: queryIndex({

@@ -7,7 +7,7 @@ const env = useEmulator();
 describe('BotDojo Run Flow: output', () => {
 	it.each([
 		[
-			'1.1 (a node added today): no duration, no empty toolCalls (intermediateSteps stays)',
+			'1.1 (a node added today): no duration, no empty toolCalls or intermediateSteps',
 			1.1,
 			false,
 		],
@@ -23,9 +23,9 @@ describe('BotDojo Run Flow: output', () => {
 			durationMs: record.duration,
 			...(legacy ? { duration: record.duration } : {}),
 			version: '3',
-			...(legacy ? { toolCalls: [] } : {}),
-			// Always a list: the Evaluation node's Tools Used metric fails on a missing one.
-			intermediateSteps: [],
+			// Version 1 keeps its empty lists; 1.1 leaves them out (n8n shows a red "[empty array]"),
+			// intermediateSteps too unless an Evaluation node reads it (evaluationSteps.test.ts).
+			...(legacy ? { toolCalls: [], intermediateSteps: [] } : {}),
 		});
 	});
 

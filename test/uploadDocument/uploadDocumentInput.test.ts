@@ -85,7 +85,7 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 			metaMode: 'json',
 			metaJson: '{"source": crm}',
 		});
-		expect(error?.message).toMatch(/^Meta \(JSON\): is not valid JSON \(.+\)$/);
+		expect(error?.message).toMatch(/^Metadata \(JSON\): is not valid JSON \(.+\)$/);
 	});
 
 	it('refuses meta JSON that is not an object', async () => {
@@ -95,7 +95,7 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 			metaMode: 'json',
 			metaJson: '["a"]',
 		});
-		expect(error?.message).toBe('Meta (JSON): must be a JSON object but is an array');
+		expect(error?.message).toBe('Metadata (JSON): must be a JSON object but is an array');
 	});
 
 	it('refuses a meta field without a name, and a name given twice', async () => {
@@ -105,7 +105,7 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 			metaMode: 'fields',
 			metaFields: { field: [{ name: '', value: 'x' }] },
 		});
-		expect(unnamed?.message).toBe('Meta Fields › attribute 1 › Name: is empty');
+		expect(unnamed?.message).toBe('Metadata Fields › attribute 1 › Name: is empty');
 		expect(unnamed?.context?.itemIndex).toBe(0);
 		const twice = await run({
 			operation: 'upload',
@@ -118,7 +118,7 @@ describe('BotDojo Upload Document: bad input, Upload', () => {
 				],
 			},
 		});
-		expect(twice?.message).toBe('Meta Fields › "a": is given twice');
+		expect(twice?.message).toBe('Metadata Fields › "a": is given twice');
 		expect(twice?.context?.itemIndex).toBe(0);
 	});
 

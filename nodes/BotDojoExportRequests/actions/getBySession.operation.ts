@@ -39,7 +39,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to return a single item { flowId, sessionId, messages } instead of one item per request. Messages ({ role, content, date }) are the user message and the answer of each request, in order; a request without an answer (e.g. failed) adds only its user message.',
+					'Whether to return a single item { flowId, sessionId, messages } instead of one item per request. Messages ({ role, content, date }) are the user message and the answer of each request, in order; a request without an answer (e.g. one that ended with an error) adds only its user message.',
 			},
 		],
 	},
@@ -88,9 +88,9 @@ interface Prepared {
 
 export const operation: Operation<Prepared> = {
 	option: {
-		name: 'Get by Session',
+		name: 'Get Many by Session',
 		value: 'getBySession',
-		action: 'Get requests of session',
+		action: 'Get many requests of a session',
 		description: 'Read every request of one flow session, in order, one item per request',
 	},
 	description: properties,

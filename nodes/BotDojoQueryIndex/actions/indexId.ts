@@ -1,7 +1,7 @@
 /**
- * Index ID as a resource locator with one mode, By ID. There is no From URL mode: neither the
+ * Index ID as a resource locator with one mode, By ID. There is no By URL mode: neither the
  * API spec nor the facts about BotDojo give the address of an index page, and guessing one would
- * refuse real addresses. As a locator, the parameter can gain a mode later (From URL, or a list)
+ * refuse real addresses. As a locator, the parameter can gain a mode later (By URL, or a list)
  * without changing its type again. Workflows saved with the plain string keep working.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';

@@ -22,9 +22,9 @@ const QUERY: INodeProperties = {
 
 export const operation: Operation<Prepared> = {
 	option: {
-		name: 'Query Metadata',
+		name: 'Get Many by Metadata',
 		value: 'queryMetadata',
-		action: 'Find index chunks by metadata',
+		action: 'Get many chunks by metadata',
 		description: 'Find the chunks of the index whose metadata match a query, one item per chunk',
 	},
 	description: [QUERY],

@@ -24,7 +24,11 @@ const EVENTS = [
 	{ value: 'onFlowEnd', name: 'Flow Finished', description: 'The flow ended (onFlowEnd)' },
 	{ value: 'onToolStart', name: 'Tool Started', description: 'A tool started (onToolStart)' },
 	{ value: 'onToolEnd', name: 'Tool Finished', description: 'A tool finished (onToolEnd)' },
-	{ value: 'onToolError', name: 'Tool Failed', description: 'A tool failed (onToolError)' },
+	{
+		value: 'onToolError',
+		name: 'Tool Error',
+		description: 'A tool returned an error (onToolError)',
+	},
 ];
 
 export const EVENT_TAGS = EVENTS.map((event) => event.value);
@@ -36,7 +40,10 @@ export const simplifyProperty: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version and toolCalls instead of the whole flow request record (with toolCalls and steps)',
+		"Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version, toolCalls and intermediateSteps (the tool calls as n8n's AI Agent lists them), with errorMessage when the flow reported an error and logs when Include Logs is on, instead of the whole flow request record. Empty lists are left out, except intermediateSteps where an Evaluation node reads it.",
+	// A tool has Output (Simplified, Raw, Selected Fields) instead. Hide, not show for false:
+	// n8n-workflow 1.83 (n8n 1.85) knows no @tool and reads it as unset.
+	displayOptions: { hide: { '@tool': [true] } },
 };
 
 /**

@@ -14,8 +14,10 @@ import {
 	type InputPlace,
 	placeOf,
 } from '../../shared/validation';
+import { evaluationReadsSteps } from '../helpers/evaluationReads';
 import { OPTION_NAMES, type RunOptions } from '../helpers/runOptions';
 import { NOTHING_SENT } from './input';
+import { readToolOutput } from './toolOutput';
 import { EVENT_TAGS, LEGACY_FIELDS_UNTIL } from './options';
 
 interface OptionValues {
@@ -81,14 +83,17 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 	if (evalOptions) request.evalOptions = evalOptions;
 
 	const maxAttempts = Math.max(1, Math.floor(Number(values.maxAttempts ?? 4)) || 1);
+	const tool = readToolOutput(ctx, itemIndex);
 	return {
 		request,
 		streaming,
 		simplify:
-			values.output === undefined
-				? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean)
-				: values.output === 'simplified',
+			values.output !== undefined
+				? values.output === 'simplified'
+				: (tool.simplify ?? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean)),
+		fields: tool.fields,
 		legacyOutput: ctx.getNode().typeVersion < LEGACY_FIELDS_UNTIL,
+		keepEmptySteps: evaluationReadsSteps(ctx),
 		includeEvents: values.includeEvents ?? false,
 		includeLogs: values.includeLogs ?? false,
 		timeoutMs: seconds(place, OPTION_NAMES.timeout, values.timeout, 300),

@@ -16,6 +16,7 @@ import { inputProperties, NOTHING_SENT, readBody } from './input';
 import { optionsProperty, simplifyProperty } from './options';
 import { readConcurrency, readRunOptions } from './readOptions';
 import { readSession, sessionProperties, type SessionChoice } from './session';
+import { toolOutputProperties } from './toolOutput';
 
 interface PreparedRun {
 	flowId: string;
@@ -31,7 +32,13 @@ export const operation: Operation<PreparedRun> = {
 		action: 'Run a flow',
 		description: 'Run the flow once per item and output its answer',
 	},
-	description: [...inputProperties, ...sessionProperties, simplifyProperty, optionsProperty],
+	description: [
+		...inputProperties,
+		...sessionProperties,
+		simplifyProperty,
+		...toolOutputProperties,
+		optionsProperty,
+	],
 
 	concurrency(this: IExecuteFunctions): number {
 		return readConcurrency(this);

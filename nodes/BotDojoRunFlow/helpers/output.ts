@@ -41,8 +41,8 @@ function outputFields(
 		collector?.toolCalls ?? [],
 		collector?.stepToolCalls.calls ?? [],
 	);
-	// Always an array, even empty: the Evaluation node's "Tools Used" metric fails on a missing
-	// one ("Intermediate steps missing") where a flow that used no tool should score 0.
+	// An array even when empty; the simplified output leaves an empty one out unless an
+	// Evaluation node may read it (options.keepEmptySteps, see evaluationReads.ts).
 	const intermediateSteps = agentStepsOf(toolCalls) as unknown as IDataObject[];
 	if (!options.simplify) {
 		const raw: IDataObject = {
@@ -71,16 +71,23 @@ function outputFields(
 	const errorMessage = errorMessageOfRecord(record);
 	if (errorMessage !== undefined) simplified.errorMessage = errorMessage;
 	if (collector && options.includeLogs) simplified.logs = collector.logs as IDataObject[];
-	return options.legacyOutput ? simplified : withoutEmptyLists(simplified);
+	if (options.legacyOutput) return simplified;
+	const shaped = withoutEmptyLists(simplified, options);
+	return options.fields ? selectedFields(shaped, options.fields) : shaped;
+}
+
+/** A tool's Output › Selected Fields: those fields, as far as the output has them. */
+function selectedFields(json: IDataObject, fields: string[]): IDataObject {
+	return Object.fromEntries(Object.entries(json).filter(([field]) => fields.includes(field)));
 }
 
 /**
  * n8n's table shows an empty list as a red "[empty array]", which reads like an error.
- * intermediateSteps stays: the Tools Used metric needs it even empty (see outputJson).
+ * intermediateSteps stays where the Tools Used metric may read it (see evaluationReads.ts).
  */
-function withoutEmptyLists(json: IDataObject): IDataObject {
+function withoutEmptyLists(json: IDataObject, options: RunOptions): IDataObject {
 	for (const [field, value] of Object.entries(json)) {
-		if (field === 'intermediateSteps') continue;
+		if (field === 'intermediateSteps' && options.keepEmptySteps) continue;
 		if (Array.isArray(value) && value.length === 0) delete json[field];
 	}
 	return json;

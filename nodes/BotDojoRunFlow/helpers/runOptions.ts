@@ -30,8 +30,12 @@ export interface RunOptions {
 	streaming: boolean;
 	/** Top-level Simplify; an old saved Options › Output of Raw still decides. */
 	simplify: boolean;
+	/** Run Flow as a tool with Output › Selected Fields: the simplified fields kept. */
+	fields?: string[];
 	/** Node version 1: the output keeps `duration` and empty lists, as saved workflows expect. */
 	legacyOutput: boolean;
+	/** An empty intermediateSteps stays in the output: an Evaluation node may read it. */
+	keepEmptySteps: boolean;
 	includeEvents: boolean;
 	includeLogs: boolean;
 	timeoutMs: number;

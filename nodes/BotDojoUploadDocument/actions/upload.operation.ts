@@ -23,7 +23,7 @@ import {
 
 /** Custom attributes stored with the document (`meta`). */
 const META: FieldsOrJson = {
-	label: 'Meta',
+	label: 'Metadata',
 	names: { mode: 'metaMode', fields: 'metaFields', json: 'metaJson' },
 	otherModes: [{ name: 'None', value: 'none', description: 'Send no custom attributes' }],
 	defaultMode: 'none',

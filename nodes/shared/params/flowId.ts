@@ -1,6 +1,6 @@
 /**
  * The Flow ID parameter of every node that works on one flow: a resource locator with two modes,
- * By ID and From URL (the id is taken from a pasted BotDojo flow address). Workflows saved when
+ * By ID and By URL (the id is taken from a pasted BotDojo flow address). Workflows saved when
  * the parameter was a plain string keep working.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';

@@ -1,5 +1,5 @@
 /**
- * An ID parameter as n8n's resource locator: By ID, and From URL where BotDojo's pages have an
+ * An ID parameter as n8n's resource locator: By ID, and By URL where BotDojo's pages have an
  * address that carries the id. Workflows saved when the parameter was a plain string keep
  * working: requireLocatorId reads both.
  */
@@ -45,7 +45,7 @@ export function idLocatorProperty(
 			...(locator.url
 				? [
 						{
-							displayName: 'From URL',
+							displayName: 'By URL',
 							name: 'url',
 							type: 'string' as const,
 							placeholder: `e.g. ${locator.url.example}`,
@@ -113,7 +113,7 @@ export function requireLocatorId(
 		return checkedId(place, displayName, requireText(place, displayName, value, help), help);
 	}
 	if (value.mode === 'url' && locator.url) {
-		const label = `${displayName} (From URL)`;
+		const label = `${displayName} (By URL)`;
 		const text = requireText(place, label, value.value, help);
 		const id = idFromUrl(locator, text);
 		if (id === null) {
@@ -141,12 +141,12 @@ export function requireLocatorId(
 		help,
 	);
 	if (/[\s/]/.test(id)) {
-		const fromUrl = locator.url ? ' To paste an address, choose From URL.' : '';
+		const byUrl = locator.url ? ' To paste an address, choose By URL.' : '';
 		throw invalidInput(
 			place,
 			displayName,
 			`"${id}" is not ${locator.inSentence} (it has spaces or slashes)`,
-			`${help}${fromUrl}`,
+			`${help}${byUrl}`,
 		);
 	}
 	return id;

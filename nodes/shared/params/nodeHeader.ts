@@ -33,17 +33,38 @@ export function nodeHeader(
 }
 
 /**
- * The text of a parameter in a canvas subtitle (an expression, without `={{ }}`) that reads well
- * when the parameter is empty, an expression or a resource locator (whose text is in `.value`):
- * "flow_echo", "flow" when empty, "(flow from input)" for an expression.
+ * Canvas subtitles in n8n's own form, `<operation>: <what it acts on>` (n8n's nodes write
+ * `$parameter["operation"] + ": " + $parameter["resource"]`), in Title Case: "Run: flow_echo",
+ * "Get Status: idx_docs". The id part reads well whatever the parameter holds: nothing when it is
+ * empty ("Run"), "Flow ID From Input" for an expression, the text of a resource locator.
  */
-export function subtitleValue(parameter: string, whenUnset: string): string {
+function idPart(parameter: string, idName: string): string {
 	const raw = `$parameter["${parameter}"]`;
 	const text = `(${raw} && typeof ${raw} === "object" ? ${raw}.value : ${raw})`;
-	return `(!${text} ? "${whenUnset}" : String(${text}).startsWith("=") ? "(${whenUnset} from input)" : ${text})`;
+	return `(!${text} ? "" : ": " + (String(${text}).startsWith("=") ? "${idName} From Input" : ${text}))`;
 }
 
-/** A canvas subtitle `<verb> <value>`: "Run flow_echo", "Run flow", "Run (flow from input)". */
-export function subtitleOf(verb: string, parameter: string, whenUnset: string): string {
-	return `={{ "${verb} " + ${subtitleValue(parameter, whenUnset)} }}`;
+export interface SubtitleId {
+	/** The parameter holding the id, e.g. `flowId`. */
+	parameter: string;
+	/** Its display name, e.g. "Flow ID". */
+	name: string;
+}
+
+/** A single-operation node's subtitle: "Run: flow_echo". */
+export function subtitleOf(operation: string, id?: SubtitleId): string {
+	return `={{ "${operation}"${id ? ` + ${idPart(id.parameter, id.name)}` : ''} }}`;
+}
+
+/**
+ * A subtitle naming the chosen operation as the Operation list does ("Get Many by Metadata:
+ * idx_docs"); `operations[0]` is the default.
+ */
+export function operationSubtitle(
+	operations: Array<{ name: string; value: string }>,
+	id?: SubtitleId,
+): string {
+	const names = JSON.stringify(Object.fromEntries(operations.map((o) => [o.value, o.name])));
+	const operation = `(${names}[$parameter["operation"]] || "${operations[0].name}")`;
+	return `={{ ${operation}${id ? ` + ${idPart(id.parameter, id.name)}` : ''} }}`;
 }
