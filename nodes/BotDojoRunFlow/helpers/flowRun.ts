@@ -83,7 +83,6 @@ async function request(
 			sessionId: run.sessionId,
 			body: run.body,
 			options: options.request,
-			stream: options.streaming,
 			itemIndex,
 			abortSignal: runAbort.signal,
 			retry: options.retry,

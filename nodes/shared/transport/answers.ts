@@ -27,6 +27,15 @@ const ARTICLE: Record<AnswerShape, string> = {
 	string: 'a string',
 };
 
+/** The answer as JSON text, to quote it; an answer nested too deeply to write out says so. */
+function answerText(answer: unknown): string {
+	try {
+		return JSON.stringify(answer ?? null) ?? String(answer);
+	} catch {
+		return `(${shapeOf(answer)} nested too deeply to show)`;
+	}
+}
+
 /**
  * The error for an answer that is not what `endpoint` returns. `expected` says what it should
  * have been, e.g. "an array".
@@ -39,8 +48,7 @@ export function wrongAnswerError(
 	found: unknown,
 	itemIndex?: number,
 ): NodeApiError {
-	const text = JSON.stringify(answer ?? null) ?? String(answer);
-	const sample = quoteAnswer(text, knownApiKey(ctx), 200);
+	const sample = quoteAnswer(answerText(answer), knownApiKey(ctx), 200);
 	return new NodeApiError(ctx.getNode(), { answer: sample } as JsonObject, {
 		message: `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`,
 		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,

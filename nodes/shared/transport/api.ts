@@ -114,8 +114,6 @@ export interface RunRequest {
 	body: IDataObject;
 	/** The run's options as sent (stream, version, override, evalOptions…). */
 	options: IDataObject;
-	/** Read the answer as a stream (NDJSON) instead of parsed JSON. */
-	stream: boolean;
 	itemIndex: number;
 	/** Aborts the request and its stream, also after the answer began (link it to Stop). */
 	abortSignal: AbortSignal;
@@ -146,8 +144,9 @@ export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<
 			rateLimitAdvice: run.rateLimitAdvice,
 			// 0 turns off n8n's own 300 s default: the run's deadline alone bounds it.
 			timeout: 0,
+			// Streamed or not, the run reads its answer within its deadline and Max Stream Line.
+			readByCaller: true,
 		},
-		run.stream ? { encoding: 'stream' } : {},
 	);
 }
 
@@ -163,10 +162,7 @@ export interface DocumentUpload {
 
 const UPLOAD_ENDPOINT = ['documents', 'upload-file'];
 
-/**
- * Stores a file under its logical path (multipart, named fields). Redirects are not followed:
- * a client that follows them keeps a copy of the whole body to send it again.
- */
+/** Stores a file under its logical path (multipart, named fields). */
 export async function uploadDocument(
 	ctx: BotDojoContext,
 	upload: DocumentUpload,
@@ -178,9 +174,7 @@ export async function uploadDocument(
 	form.append('logicalPath', upload.logicalPath);
 	if (upload.meta) form.append('meta', JSON.stringify(upload.meta));
 	const settings = { itemIndex, subject: { logicalPath: upload.logicalPath } };
-	const answer = await botDojoRequest(ctx, 'POST', UPLOAD_ENDPOINT, form, settings, {
-		disableFollowRedirect: true,
-	}).catch((error: unknown) => Promise.reject(explainUploadRefusal(error)));
+	const answer = await botDojoRequest(ctx, 'POST', UPLOAD_ENDPOINT, form, settings).catch((error: unknown) => Promise.reject(explainUploadRefusal(error)));
 	return resultsOf<IDataObject>(ctx, answer, UPLOAD_ENDPOINT, 'object', itemIndex);
 }
 

@@ -55,9 +55,10 @@ export async function downloadSignedUrl(
 				})) as FullResponse,
 			retry: settings.retry ?? DEFAULT_RETRY,
 			abortSignal,
+			drain: async (refused) => void (await readErrorBody(refused.body, abortSignal)),
 			networkError: (error) => downloadFailure(ctx, error, url, settings),
 			refusal: async (refused) =>
-				downloadRefusal(ctx, refused, await readErrorBody(refused.body), url, expiresAt, settings),
+				downloadRefusal(ctx, refused, await readErrorBody(refused.body, abortSignal), url, expiresAt, settings),
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');

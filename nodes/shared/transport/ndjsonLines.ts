@@ -13,6 +13,8 @@ const LONG_LINE_CHARS = 256 * 1024;
 
 const EVENT_LINE = /^\s*\{\s*"tag"\s*:/;
 
+const BLANK = /^\s*$/;
+
 /** A line problem found by NdjsonLines; the stream reader adds the event count. */
 /** The piece of the input V8's JSON.parse message quotes: `, ..."abc"... is not valid JSON`. */
 const PARSER_QUOTE = /,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/;
@@ -173,11 +175,12 @@ export class NdjsonLines {
 		}
 		this.lineNumber++;
 		this.charsRead += line.length;
+		// A blank line costs only reading it: no parse, no caught exception.
+		if (BLANK.test(line)) return;
 		let value: unknown;
 		try {
 			value = JSON.parse(line);
 		} catch (error) {
-			if (/^\s*$/.test(line)) return;
 			throw this.malformed(error, line);
 		}
 		this.onValue(value);

@@ -33,9 +33,9 @@ export interface RequestSettings {
 	timeout?: number;
 	abortSignal?: AbortSignal;
 	retry?: RetryPolicy;
-	/** Read a JSON answer from the response stream and parse it here, not in n8n's helper
-	 *  (request.ts, readBody). */
-	jsonFromStream?: boolean;
+	/** The answer's body is left as a stream for the caller (a run reads its own answer);
+	 *  otherwise request.ts reads it within ANSWER_LIMITS and parses it. */
+	readByCaller?: boolean;
 	/** What the user can change about a 429, in the words of the calling node (the transport
 	 *  names no node option); "Send fewer requests at once" when absent. */
 	rateLimitAdvice?: string;

@@ -123,6 +123,17 @@ describe('NdjsonLines', () => {
 		expect(linesOf([text])).toEqual([{ a: 1 }, { b: 2 }]);
 	});
 
+	test('blank and whitespace-only lines are only read: no JSON.parse (and no caught exception) each', () => {
+		const blanks = '\n'.repeat(100_000) + ' \t\r\n'.repeat(10_000);
+		const parse = jest.spyOn(JSON, 'parse');
+		try {
+			expect(linesOf([blanks, '{"a":1}\n', blanks, '{"b":2}\n'])).toEqual([{ a: 1 }, { b: 2 }]);
+			expect(parse).toHaveBeenCalledTimes(2);
+		} finally {
+			parse.mockRestore();
+		}
+	});
+
 	test('a line longer than the limit is refused before it is held whole', () => {
 		const lines = new NdjsonLines(() => {}, 1000);
 		lines.push('{"tag":"onNewToken","data":{"token":"');
