@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /** Unit tests of the NDJSON reader with hand-made chunk splits (the engine tests use real HTTP). */
 import {
+	NdjsonLines,
 	NdjsonStreamError,
 	readNdjsonStream,
 	type NdjsonStreamOptions,
 } from '../../nodes/shared/transport/ndjson';
-import { NdjsonLines } from '../../nodes/shared/transport/ndjsonLines';
 import { RunDeadline, type RunLimits } from '../../nodes/shared/transport/runDeadline';
 
 const FINAL = { status: 'complete', response: { text_output: 'héllo wörld 👋' } };

@@ -7,10 +7,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import { shapeOf } from '../../shared/transport/answers';
+import { checkedRunRecord, shapeOf } from '../../shared/transport/answers';
 import { runFlow } from '../../shared/transport/api';
-import { LongLine } from '../../shared/transport/longLine';
-import { NdjsonStreamError, readNdjsonStream } from '../../shared/transport/ndjson';
+import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
 import { isReadable } from '../../shared/transport/retries';
 import { RunDeadline } from '../../shared/transport/runDeadline';
 import { RunCollector } from './collector';
@@ -122,8 +121,6 @@ async function request(
 				(body as { destroy?: (error: Error) => void }).destroy?.(reason);
 			},
 			maxLineChars: options.maxLineChars,
-			// The final line repeats the answer: where it equals the streamed text, it is not held twice.
-			knownText: () => collector.text.parts(),
 			deadline,
 			cancelSignal: run.cancelSignal,
 		});
@@ -163,10 +160,11 @@ function interrupted(
 function finish(
 	ctx: IExecuteFunctions,
 	run: FlowRun,
-	record: IDataObject,
+	answer: IDataObject,
 	collector: RunCollector | undefined,
 	forwarder: TokenForwarder | undefined,
 ): RunOutcome {
+	const record = checkedRunRecord(ctx, answer, run.flowId, run.itemIndex);
 	const text = answerText(record, collector);
 	forwarder?.end(text);
 	const session = record.flow_session_id;
@@ -212,9 +210,8 @@ async function* arrivals(
 
 /**
  * A whole (non-streamed) answer: a flow request record, maybe still as text or a stream (a
- * streamed run that BotDojo answered whole). A stream is parsed as it arrives (LongLine: its
- * long strings are not held twice) and may be three times Max Stream Line, as the record
- * carries the answer twice.
+ * streamed run that BotDojo answered whole). A stream may be three times Max Stream Line, as
+ * the record carries the answer twice.
  */
 async function readRecord(
 	ctx: IExecuteFunctions,
@@ -225,7 +222,7 @@ async function readRecord(
 	let answer = body;
 	if (isReadable(answer)) {
 		const decoder = new TextDecoder('utf-8');
-		const line = new LongLine();
+		const parts: string[] = [];
 		const limit = 3 * run.options.maxLineChars;
 		let head = '';
 		let length = 0;
@@ -237,11 +234,11 @@ async function readRecord(
 				throw runStreamError(ctx, { kind: 'oversize', message, events: 0 }, run);
 			}
 			if (head.length < HEAD_CHARS) head += text.slice(0, HEAD_CHARS - head.length);
-			line.write(text);
+			parts.push(text);
 		}
-		line.write(decoder.decode());
+		parts.push(decoder.decode());
 		try {
-			answer = line.end();
+			answer = JSON.parse(rope(parts));
 		} catch {
 			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', run, head);
 		}

@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
+import type { FlowRequestRecord } from '../../shared/transport/api';
 import type { RunOptions } from './runOptions';
 import type { RunCollector } from './collector';
 import { agentStepsOf, resolveToolCalls } from './toolCalls';
@@ -15,7 +16,7 @@ export function answerText(record: IDataObject, collector?: RunCollector): strin
 }
 
 export function outputJson(
-	record: IDataObject,
+	record: FlowRequestRecord,
 	options: RunOptions,
 	text: string,
 	collector?: RunCollector,
@@ -41,13 +42,13 @@ export function outputJson(
 	}
 	const simplified: IDataObject = {
 		text,
-		flowSessionId: (record.flow_session_id as string) ?? null,
-		flowRequestId: (record.id as string) ?? null,
-		status: (record.status as string) ?? null,
-		durationMs: (record.duration as number) ?? null,
+		flowSessionId: record.flow_session_id ?? null,
+		flowRequestId: record.id ?? null,
+		status: record.status ?? null,
+		durationMs: record.duration ?? null,
 		// Kept on node version 1, saved before durationMs: its workflows read $json.duration.
-		...(options.legacyOutput ? { duration: (record.duration as number) ?? null } : {}),
-		version: (record.version as string) ?? null,
+		...(options.legacyOutput ? { duration: record.duration ?? null } : {}),
+		version: record.version ?? null,
 		toolCalls: toolCalls as unknown as IDataObject[],
 		intermediateSteps,
 	};

@@ -58,7 +58,14 @@ export async function downloadSignedUrl(
 			drain: async (refused) => void (await readErrorBody(refused.body, abortSignal)),
 			networkError: (error) => downloadFailure(ctx, error, url, settings),
 			refusal: async (refused) =>
-				downloadRefusal(ctx, refused, await readErrorBody(refused.body, abortSignal), url, expiresAt, settings),
+				downloadRefusal(
+					ctx,
+					refused,
+					await readErrorBody(refused.body, abortSignal),
+					url,
+					expiresAt,
+					settings,
+				),
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');

@@ -214,7 +214,8 @@ export function nestingDepth(text: string): number {
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
 		if (inString) {
-			if (code === 92) at++; // backslash: skip the escaped character
+			if (code === 92)
+				at++; // backslash: skip the escaped character
 			else if (code === 34) inString = false;
 		} else if (code === 34) inString = true;
 		else if (code === 91 || code === 123) deepest = Math.max(deepest, ++depth);
