@@ -146,17 +146,27 @@ export class NdjsonLines {
 		try {
 			value = JSON.parse(line);
 		} catch (error) {
-			const preview = line.length > 80 ? `${line.slice(0, 80)}…` : line;
-			// V8 quotes a piece of the line in its message, cut where no redaction can see a key:
-			// the preview says the same, whole enough to be redacted.
-			const reason = (error as Error).message.replace(PARSER_QUOTE, '');
-			throw new LineFault(
-				'malformed',
-				`Line ${this.lineNumber} of the stream is not valid JSON (${reason}): ${JSON.stringify(preview)}`,
-			);
+			throw malformed(this.lineNumber, error, line);
 		}
 		this.onValue(value);
 	}
+}
+
+/** Line `lineNumber` is not valid JSON. */
+function malformed(lineNumber: number, error: unknown, line: string): LineFault {
+	const preview = line.length > 80 ? `${line.slice(0, 80)}…` : line;
+	// V8 quotes a piece of the line in its message, cut where no redaction can see a key:
+	// the preview says the same, whole enough to be redacted.
+	const reason = (error as Error).message.replace(PARSER_QUOTE, '');
+	return new LineFault(
+		'malformed',
+		`Line ${lineNumber} of the stream is not valid JSON (${reason}): ${JSON.stringify(preview)}`,
+	);
+}
+
+/** The caller's own error, unchanged (the caller maps it). */
+function passOn(error: unknown): unknown {
+	return error;
 }
 
 export interface NdjsonStreamOptions {
@@ -177,6 +187,13 @@ export interface NdjsonStreamResult {
 	final: unknown;
 	/** Values before the final one. */
 	events: number;
+}
+
+/** The connection dropped while the stream was read. */
+function dropped(error: unknown, events: number): NdjsonStreamError {
+	const detail = (error as Error)?.message ?? String(error);
+	const message = `The connection dropped before the final result line (${detail}); ${arrived(events)}`;
+	return new NdjsonStreamError('dropped', message, events, error);
 }
 
 function arrived(events: number): string {
@@ -233,7 +250,7 @@ export async function readNdjsonStream(
 		if (stopReason) throw stopReason;
 		if (pushing && !(error instanceof LineFault)) {
 			options.stopSource(error as Error);
-			throw error;
+			throw passOn(error);
 		}
 		if (error instanceof LineFault) {
 			// A bad line: hang up at once rather than read on to the end.
@@ -245,9 +262,7 @@ export async function readNdjsonStream(
 			options.stopSource(failure);
 			throw failure;
 		}
-		const detail = (error as Error)?.message ?? String(error);
-		const message = `The connection dropped before the final result line (${detail}); ${arrived(events)}`;
-		throw new NdjsonStreamError('dropped', message, events, error);
+		throw dropped(error, events);
 	} finally {
 		cancelSignal?.removeEventListener('abort', onCancel);
 		deadline?.signal.removeEventListener('abort', onDeadline);
