@@ -120,18 +120,4 @@ describe('an error answer that trickles forever', () => {
 		expect(error?.message).toBe('BotDojo rejected the API key (401)');
 		expect(JSON.stringify(error)).not.toContain(API_KEY);
 	});
-
-	it('a 429 whose body trickles: each read bounded, the retries as usual, then the 429 error', async () => {
-		botdojo.answer = (_, res) => {
-			res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
-			res.write('{"error":"slow down');
-			trickle(res, '.', 50);
-		};
-		const { error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
-		expect(error?.message).toBe('BotDojo is limiting the request rate (429)');
-		expect(error?.description).toMatch(
-			/^BotDojo said: "\{"error":"slow down\.*". Gave up after 4 attempt\(s\)/,
-		);
-		expect(botdojo.requests).toHaveLength(4);
-	});
 });
