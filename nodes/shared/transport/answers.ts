@@ -6,9 +6,8 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { quoteAnswer } from './redaction';
-import { knownApiKey } from './project';
+import { knownApiKey, type BotDojoContext, type Endpoint, type RequestSettings } from './project';
 import { positionalRequest, unwrapResults } from './request';
-import type { BotDojoContext, Endpoint, RequestSettings } from './types';
 
 export type AnswerShape = 'object' | 'array' | 'string';
 

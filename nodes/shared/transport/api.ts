@@ -22,9 +22,13 @@ import {
 	type FlowSession,
 	type IndexStatus,
 } from './answers';
-import { withCancelSignal } from './project';
+import {
+	withCancelSignal,
+	type BotDojoContext,
+	type FullResponse,
+	type RetryPolicy,
+} from './project';
 import { botDojoRequest, positionalRequest, sendWithRetries } from './request';
-import type { BotDojoContext, FullResponse, RetryPolicy } from './types';
 
 export type { DocumentRecord, FlowRequestRecord, FlowSession, IndexStatus } from './answers';
 

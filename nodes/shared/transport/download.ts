@@ -10,11 +10,10 @@ import {
 } from 'n8n-workflow';
 
 import { saidByService } from './errors';
-import { knownApiKey, readCredentials } from './project';
+import { knownApiKey, readCredentials, type FullResponse, type RequestSettings } from './project';
 import { redactDeep } from './redaction';
 import { readErrorBody } from './request';
 import { DEFAULT_RETRY, header, retryWhileRateLimited } from './retries';
-import type { FullResponse, RequestSettings } from './types';
 import { linkProblem, linkWithoutSignature, MAX_REDIRECTS } from './signedLink';
 
 /** A downloaded file: its body as it arrives, for n8n's binary data (never held whole here). */

@@ -7,7 +7,12 @@ import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
 import { quoteAnswer, redact, redactDeep } from './redaction';
 import { deadlineMessage } from './runDeadline';
-import type { BotDojoContext, ProjectCredentials, RequestSettings, RequestSubject } from './types';
+import type {
+	BotDojoContext,
+	ProjectCredentials,
+	RequestSettings,
+	RequestSubject,
+} from './project';
 
 /** The longest quote of the service's own words in a message. */
 const SAID_CHARS = 500;

@@ -6,7 +6,7 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { exportRequestsPage, type ExportAnswer } from './api';
-import type { BotDojoContext } from './types';
+import type { BotDojoContext } from './project';
 
 /** BotDojo's largest export page. */
 export const MAX_PAGE_SIZE = 1000;

@@ -11,11 +11,17 @@ import {
 } from 'n8n-workflow';
 
 import { AnswerBoundReached, AnswerBrokeOffError, apiError, transportError } from './errors';
-import { CREDENTIAL_TYPE, readCredentialOfRun, projectUrl } from './project';
+import {
+	CREDENTIAL_TYPE,
+	projectUrl,
+	readCredentialOfRun,
+	type BotDojoContext,
+	type Endpoint,
+	type FullResponse,
+	type RequestSettings,
+} from './project';
 import { DEFAULT_RETRY, header, isReadable, retryWhileRateLimited } from './retries';
-import { WAIT_NOT_NEEDED } from './runDeadline';
-import { wait } from './wait';
-import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './types';
+import { wait, WAIT_NOT_NEEDED } from './runDeadline';
 
 /**
  * The positional body `{ params: [...] }`: trailing absent parameters are left out,

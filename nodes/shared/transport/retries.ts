@@ -2,8 +2,8 @@
  * The only retries that are safe: 429 and 503 both mean BotDojo did not act on the request.
  * Waits honour Retry-After within the policy's bounds and end at once on Stop.
  */
-import type { FullResponse, RetryPolicy } from './types';
-import { wait } from './wait';
+import type { FullResponse, RetryPolicy } from './project';
+import { wait } from './runDeadline';
 
 /** The signal of a wait that nothing ends early. */
 const NEVER_ABORTED = new AbortController().signal;
