@@ -269,7 +269,8 @@ async function readBounded(
 			chunks.push(buffer);
 		}
 	} catch (error) {
-		if (late && bounds.cut) return chunks; // an error answer: what arrived is quoted
+		// An error answer is quoted as far as it came (cut off, dropped or stopped).
+		if (bounds.cut) return chunks;
 		throw late ?? error;
 	} finally {
 		clock.abort(WAIT_NOT_NEEDED);
