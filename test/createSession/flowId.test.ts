@@ -1,4 +1,4 @@
-/** Create Session's Flow ID (the shared resource locator) and its retry of refused requests. */
+/** Create Session's Flow ID (the shared resource locator); its 429/503 retries: test/transport/rateLimits.test.ts. */
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 
@@ -76,21 +76,4 @@ describe('Create Session: Flow ID', () => {
 			expect(env.emu.requests).toHaveLength(0);
 		},
 	);
-});
-
-describe('Create Session: rate limits', () => {
-	it.each(['429', '503'] as const)('retries a %s and creates the session once', async (type) => {
-		env.emu.injectFault({ type, retryAfter: 0 }, { endpoint: 'createSession', times: 2 });
-		const { items, error } = await runNode({
-			node: createSession('flow_echo'),
-			credentials: env.credentials,
-		});
-		expect(error).toBeUndefined();
-		expect(typeof items[0].json.id).toBe('string');
-		expect(env.emu.requestsTo('createSession').map((request) => request.status)).toEqual([
-			Number(type),
-			Number(type),
-			200,
-		]);
-	});
 });

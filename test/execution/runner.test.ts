@@ -115,3 +115,16 @@ describe("runner: the execution's Stop", () => {
 		expect(env.emu.requestsTo('getStatus')).toHaveLength(1);
 	});
 });
+
+describe('router: the operation', () => {
+	it('an operation the node does not have is an error naming it and the known ones; nothing is sent', async () => {
+		const { items, error } = await runNode({
+			node: queryIndex({ operation: 'deleteIndex', indexId: 'idx_docs' }),
+			credentials: env.credentials,
+		});
+		expect(items).toEqual([]);
+		expect(error?.message).toBe('The operation "deleteIndex" is not known');
+		expect(error?.description).toBe('Choose one of: getStatus, queryMetadata.');
+		expect(env.emu.requests).toHaveLength(0);
+	});
+});

@@ -96,6 +96,9 @@ function positional(path: string, params: unknown[], signal: AbortSignal): IHttp
 		abortSignal: signal,
 		// Read and parsed by the transport (request.ts): n8n's parsing holds more memory.
 		encoding: 'stream',
+		// No redirect is followed: the key (and the body) go only to the Base URL.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
 }
 
@@ -151,7 +154,6 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 			sessionId: 'ses_1',
 			body: { text_input: 'Hi' },
 			options: { stream: 'http' },
-			stream: true,
 			itemIndex: 0,
 			abortSignal: run.signal,
 			retry: { maxAttempts: 1, maxTotalWaitMs: 0 },
@@ -176,14 +178,13 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 		]);
 	});
 
-	it('flows/{flowId}/run without a session: options as given, the answer parsed', async () => {
+	it('flows/{flowId}/run without a session: options as given, the answer read by the run', async () => {
 		const { ctx, calls } = fakeContext({ status: 'complete' });
 		const run = new AbortController();
 		await runFlow(ctx, {
 			flowId: 'flow_1',
 			body: {},
 			options: { stream: 'none' },
-			stream: false,
 			itemIndex: 0,
 			abortSignal: run.signal,
 			retry: { maxAttempts: 1, maxTotalWaitMs: 0 },
@@ -192,7 +193,8 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 			body: {},
 			options: { stream: 'none' },
 		});
-		expect(calls[0].options.encoding).toBeUndefined();
+		// A blocking run's answer is read by the run too, within its Timeout and Max Stream Line.
+		expect(calls[0].options.encoding).toBe('stream');
 	});
 
 	it('documents/upload-file: multipart with the named fields, redirects not followed', async () => {
@@ -213,7 +215,9 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 			ignoreHttpStatusErrors: true,
 			timeout: undefined,
 			abortSignal: cancelSignal,
+			encoding: 'stream',
 			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		});
 		const form = body as unknown as FormData;
 		const names = Array.from(form as unknown as Iterable<[string, unknown]>, ([name]) => name);

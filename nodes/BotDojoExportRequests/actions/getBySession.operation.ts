@@ -7,7 +7,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { loadRequestsBySession } from '../../shared/transport/api';
+import { loadRequestsBySession, type FlowRequestRecord } from '../../shared/transport/api';
 import { requireTextParameter } from '../../shared/validation';
 
 const SESSION_ID: INodeProperties = {
@@ -53,11 +53,11 @@ interface ConversationMessage extends IDataObject {
 
 /** The message of a request, or undefined when it has none (or an empty one). */
 function messageOf(
-	record: IDataObject,
-	field: string,
+	record: FlowRequestRecord,
+	field: 'userMessage' | 'aiMessage',
 	role: string,
 ): ConversationMessage | undefined {
-	const message = record[field] as IDataObject | undefined;
+	const message = record[field];
 	if (!message || typeof message !== 'object') return undefined;
 	const content = message.content;
 	if (typeof content !== 'string' || content === '') return undefined;

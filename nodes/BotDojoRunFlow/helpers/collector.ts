@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { rope } from '../../shared/transport/longLine';
+import { rope } from '../../shared/transport/ndjson';
 
 import { asObject, firstDefined, StepToolCalls, type ToolCall } from './toolCalls';
 

@@ -7,10 +7,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import { shapeOf } from '../../shared/transport/answers';
+import { checkedRunRecord, shapeOf } from '../../shared/transport/answers';
 import { runFlow } from '../../shared/transport/api';
-import { LongLine } from '../../shared/transport/longLine';
-import { NdjsonStreamError, readNdjsonStream } from '../../shared/transport/ndjson';
+import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';
 import { isReadable } from '../../shared/transport/retries';
 import { RunDeadline } from '../../shared/transport/runDeadline';
@@ -84,7 +83,6 @@ async function request(
 			sessionId: run.sessionId,
 			body: run.body,
 			options: options.request,
-			stream: options.streaming,
 			itemIndex,
 			abortSignal: runAbort.signal,
 			retry: options.retry,
@@ -124,8 +122,6 @@ async function request(
 				(body as { destroy?: (error: Error) => void }).destroy?.(reason);
 			},
 			maxLineChars: options.maxLineChars,
-			// The final line repeats the answer: where it equals the streamed text, it is not held twice.
-			knownText: () => collector.text.parts(),
 			deadline,
 			cancelSignal: run.cancelSignal,
 		});
@@ -165,10 +161,11 @@ function interrupted(
 function finish(
 	ctx: IExecuteFunctions,
 	run: FlowRun,
-	record: IDataObject,
+	answer: IDataObject,
 	collector: RunCollector | undefined,
 	forwarder: TokenForwarder | undefined,
 ): RunOutcome {
+	const record = checkedRunRecord(ctx, answer, run.flowId, run.itemIndex);
 	const text = answerText(record, collector);
 	forwarder?.end(text);
 	const session = record.flow_session_id;
@@ -214,9 +211,8 @@ async function* arrivals(
 
 /**
  * A whole (non-streamed) answer: a flow request record, maybe still as text or a stream (a
- * streamed run that BotDojo answered whole). A stream is parsed as it arrives (LongLine: its
- * long strings are not held twice) and may be three times Max Stream Line, as the record
- * carries the answer twice.
+ * streamed run that BotDojo answered whole). A stream may be three times Max Stream Line, as
+ * the record carries the answer twice.
  */
 async function readRecord(
 	ctx: IExecuteFunctions,
@@ -227,7 +223,7 @@ async function readRecord(
 	let answer = body;
 	if (isReadable(answer)) {
 		const decoder = new TextDecoder('utf-8');
-		const line = new LongLine();
+		const parts: string[] = [];
 		const limit = 3 * run.options.maxLineChars;
 		let head = '';
 		let length = 0;
@@ -239,11 +235,11 @@ async function readRecord(
 				throw runStreamError(ctx, { kind: 'oversize', message, events: 0 }, run);
 			}
 			if (head.length < HEAD_CHARS) head += text.slice(0, HEAD_CHARS - head.length);
-			line.write(text);
+			parts.push(text);
 		}
-		line.write(decoder.decode());
+		parts.push(decoder.decode());
 		try {
-			answer = line.end();
+			answer = JSON.parse(rope(parts));
 		} catch {
 			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', run, head);
 		}

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
 import { redactDeep } from '../../shared/transport/redaction';
+import type { FlowRequestRecord } from '../../shared/transport/api';
 import type { RunOptions } from './runOptions';
 import type { RunCollector } from './collector';
 import { agentStepsOf, resolveToolCalls } from './toolCalls';
@@ -21,7 +22,7 @@ export function answerText(record: IDataObject, collector?: RunCollector): strin
  * quote the request back.
  */
 export function outputJson(
-	record: IDataObject,
+	record: FlowRequestRecord,
 	options: RunOptions,
 	text: string,
 	collector: RunCollector | undefined,
@@ -31,7 +32,7 @@ export function outputJson(
 }
 
 function outputFields(
-	record: IDataObject,
+	record: FlowRequestRecord,
 	options: RunOptions,
 	text: string,
 	collector?: RunCollector,
@@ -57,13 +58,13 @@ function outputFields(
 	}
 	const simplified: IDataObject = {
 		text,
-		flowSessionId: (record.flow_session_id as string) ?? null,
-		flowRequestId: (record.id as string) ?? null,
-		status: (record.status as string) ?? null,
-		durationMs: (record.duration as number) ?? null,
+		flowSessionId: record.flow_session_id ?? null,
+		flowRequestId: record.id ?? null,
+		status: record.status ?? null,
+		durationMs: record.duration ?? null,
 		// Kept on node version 1, saved before durationMs: its workflows read $json.duration.
-		...(options.legacyOutput ? { duration: (record.duration as number) ?? null } : {}),
-		version: (record.version as string) ?? null,
+		...(options.legacyOutput ? { duration: record.duration ?? null } : {}),
+		version: record.version ?? null,
 		toolCalls: toolCalls as unknown as IDataObject[],
 		intermediateSteps,
 	};

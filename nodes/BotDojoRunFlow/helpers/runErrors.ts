@@ -2,13 +2,9 @@
  * A run's failures after BotDojo accepted it, worded for the user with the options that change
  * them. Never "safe to retry": once accepted, the flow may have run.
  */
-import {
-	NodeApiError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
+import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
+import type { FlowRequestRecord } from '../../shared/transport/api';
 import { retryAdvice, saidByService } from '../../shared/transport/errors';
 import type { NdjsonFailure } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';
@@ -63,7 +59,7 @@ export function runStreamError(
 /** A run whose record came back with status `error` (the flow itself failed). */
 export function flowReportedError(
 	ctx: IExecuteFunctions,
-	record: IDataObject,
+	record: FlowRequestRecord,
 	run: RunPlace,
 ): NodeApiError {
 	const key = knownApiKey(ctx);
@@ -74,8 +70,8 @@ export function flowReportedError(
 		ctx.getNode(),
 		{
 			message: said,
-			flowRequestId: (record.id as string) ?? null,
-			flowSessionId: (record.flow_session_id as string) ?? null,
+			flowRequestId: record.id ?? null,
+			flowSessionId: record.flow_session_id ?? null,
 		} as JsonObject,
 		{
 			message: `The flow reported an error: ${said}`,

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RetryPolicy } from '../../shared/transport/types';
+import type { RetryPolicy } from '../../shared/transport/project';
 
 /** Short, as in n8n's own nodes (longer names are cut off in the panel). */
 export const OPTION_NAMES = {

@@ -15,7 +15,7 @@
  * Ids are the keys of recordKey.ts (at most MAX_KEY_LENGTH characters), so the saved map is at
  * most MAX_REMEMBERED × about 85 bytes of JSON (850 KB), whatever the ids look like.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { FlowRequestRecord } from '../../shared/transport/api';
 
 /** How long after a request ended a later change of its record is still recognised. */
 export const WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -27,9 +27,10 @@ export const MAX_REMEMBERED = 10_000;
 export type HandledIds = Record<string, number>;
 
 /** When a request ended: `endTime`, else `created` (neither moves later), else `modified`. */
-export function endedAtMs(record: IDataObject): number | undefined {
-	for (const field of ['endTime', 'created', 'modified']) {
-		const ms = typeof record[field] === 'string' ? Date.parse(record[field] as string) : NaN;
+export function endedAtMs(record: FlowRequestRecord): number | undefined {
+	for (const field of ['endTime', 'created', 'modified'] as const) {
+		const value = record[field];
+		const ms = typeof value === 'string' ? Date.parse(value) : NaN;
 		if (!Number.isNaN(ms)) return ms;
 	}
 	return undefined;

@@ -3,12 +3,11 @@
  * answer of another shape than the endpoint's is an error naming the endpoint and the shape,
  * never passed on as data.
  */
-import { NodeApiError, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { quoteAnswer } from './redaction';
-import { knownApiKey } from './project';
+import { knownApiKey, type BotDojoContext, type Endpoint, type RequestSettings } from './project';
 import { positionalRequest, unwrapResults } from './request';
-import type { BotDojoContext, Endpoint, RequestSettings } from './types';
 
 export type AnswerShape = 'object' | 'array' | 'string';
 
@@ -27,6 +26,15 @@ const ARTICLE: Record<AnswerShape, string> = {
 	string: 'a string',
 };
 
+/** The answer as JSON text, to quote it; an answer nested too deeply to write out says so. */
+function answerText(answer: unknown): string {
+	try {
+		return JSON.stringify(answer ?? null) ?? String(answer);
+	} catch {
+		return `(${shapeOf(answer)} nested too deeply to show)`;
+	}
+}
+
 /**
  * The error for an answer that is not what `endpoint` returns. `expected` says what it should
  * have been, e.g. "an array".
@@ -39,8 +47,7 @@ export function wrongAnswerError(
 	found: unknown,
 	itemIndex?: number,
 ): NodeApiError {
-	const text = JSON.stringify(answer ?? null) ?? String(answer);
-	const sample = quoteAnswer(text, knownApiKey(ctx), 200);
+	const sample = quoteAnswer(answerText(answer), knownApiKey(ctx), 200);
 	return new NodeApiError(ctx.getNode(), { answer: sample } as JsonObject, {
 		message: `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`,
 		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
@@ -71,4 +78,159 @@ export async function positionalResults<T>(
 ): Promise<T> {
 	const answer = await positionalRequest(ctx, endpoint, params, settings);
 	return resultsOf<T>(ctx, answer, endpoint, shape, settings.itemIndex);
+}
+
+// The records of the spec (service-interface.md, "Resources and their fields"): the fields the
+// nodes read, typed; a field may be absent or null; fields not listed are kept as sent.
+
+/** A flow request record: the answer of a run, a row of an export. */
+export interface FlowRequestRecord extends IDataObject {
+	id?: string | null;
+	flow_id?: string | null;
+	flow_session_id?: string | null;
+	status?: string | null;
+	duration?: number | null;
+	version?: string | null;
+	body?: IDataObject | null;
+	response?: IDataObject | null;
+	userMessage?: IDataObject | null;
+	aiMessage?: IDataObject | null;
+	startTime?: string | null;
+	endTime?: string | null;
+	created?: string | null;
+	modified?: string | null;
+}
+
+/** A flow session record (session creation's answer). */
+export interface FlowSession extends IDataObject {
+	id?: string | null;
+	flow_id?: string | null;
+	sessionState?: IDataObject | null;
+	created?: string | null;
+	modified?: string | null;
+}
+
+/** A document record (upload, lookup by logical path). */
+export interface DocumentRecord extends IDataObject {
+	id?: string | null;
+	fileName?: string | null;
+	contentType?: string | null;
+	sizeBytes?: number | null;
+	logicalPath?: string | null;
+	version?: string | null;
+	created?: string | null;
+}
+
+/** An index's status: its fields are not in the spec, so every field is kept as sent. */
+export type IndexStatus = IDataObject;
+
+type FieldType = 'string' | 'number' | 'object';
+
+/** The type of each listed field of a record, as the spec gives it. */
+export const RECORD_FIELDS: Record<
+	'flowRequest' | 'session' | 'document',
+	Record<string, FieldType>
+> = {
+	flowRequest: {
+		id: 'string',
+		flow_id: 'string',
+		flow_session_id: 'string',
+		status: 'string',
+		duration: 'number',
+		version: 'string',
+		body: 'object',
+		response: 'object',
+		userMessage: 'object',
+		aiMessage: 'object',
+		startTime: 'string',
+		endTime: 'string',
+		created: 'string',
+		modified: 'string',
+	},
+	session: {
+		id: 'string',
+		flow_id: 'string',
+		sessionState: 'object',
+		created: 'string',
+		modified: 'string',
+	},
+	document: {
+		id: 'string',
+		fileName: 'string',
+		contentType: 'string',
+		sizeBytes: 'number',
+		logicalPath: 'string',
+		version: 'string',
+		created: 'string',
+	},
+};
+
+/** The first listed field of `record` whose value is not of its type. */
+function wrongField(record: IDataObject, fields: Record<string, FieldType>) {
+	for (const [name, type] of Object.entries(fields)) {
+		const value = record[name];
+		if (value === undefined || value === null) continue;
+		if (type === 'object' ? shapeOf(value) !== 'an object' : typeof value !== type) {
+			return { name, value, expected: type === 'object' ? 'an object' : `a ${type}` };
+		}
+	}
+	return undefined;
+}
+
+/** Checks each record against the spec's field types; a wrong one names the field. */
+export function checkRecords(
+	ctx: BotDojoContext,
+	answer: unknown,
+	records: readonly IDataObject[],
+	kind: keyof typeof RECORD_FIELDS,
+	endpoint: Endpoint,
+	itemIndex?: number,
+): void {
+	for (const record of records) {
+		const wrong = wrongField(record, RECORD_FIELDS[kind]);
+		if (!wrong) continue;
+		const expected = `records whose "${wrong.name}" is ${wrong.expected}`;
+		throw wrongAnswerError(ctx, answer, endpoint, expected, wrong.value, itemIndex);
+	}
+}
+
+/** Calls a positional endpoint whose result is a record (or a list of them), checked. */
+export async function positionalRecords<T extends IDataObject | IDataObject[]>(
+	ctx: BotDojoContext,
+	endpoint: Endpoint,
+	params: readonly unknown[],
+	shape: 'object' | 'array',
+	kind: keyof typeof RECORD_FIELDS,
+	settings: RequestSettings = {},
+): Promise<T> {
+	const answer = await positionalRequest(ctx, endpoint, params, settings);
+	return recordsOf<T>(ctx, answer, endpoint, shape, kind, settings.itemIndex);
+}
+
+/** The endpoint's record, or list of records (flow requests of a session), checked. */
+export function recordsOf<T extends IDataObject | IDataObject[]>(
+	ctx: BotDojoContext,
+	answer: unknown,
+	endpoint: Endpoint,
+	shape: 'object' | 'array',
+	kind: keyof typeof RECORD_FIELDS,
+	itemIndex?: number,
+): T {
+	const result = resultsOf<IDataObject | IDataObject[]>(ctx, answer, endpoint, shape, itemIndex);
+	const records = (Array.isArray(result) ? result : [result]).filter(
+		(record) => shapeOf(record) === 'an object',
+	);
+	checkRecords(ctx, answer, records, kind, endpoint, itemIndex);
+	return result as T;
+}
+
+/** A run's record (read by the run itself, flowRun.ts), checked field by field. */
+export function checkedRunRecord(
+	ctx: BotDojoContext,
+	record: IDataObject,
+	flowId: string,
+	itemIndex: number,
+): FlowRequestRecord {
+	checkRecords(ctx, record, [record], 'flowRequest', ['flows', flowId, 'run'], itemIndex);
+	return record as FlowRequestRecord;
 }

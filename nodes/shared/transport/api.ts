@@ -11,10 +11,26 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { positionalResults, resultsOf, wrongAnswerError } from './answers';
-import { withCancelSignal } from './project';
+import {
+	checkRecords,
+	positionalRecords,
+	positionalResults,
+	recordsOf,
+	wrongAnswerError,
+	type DocumentRecord,
+	type FlowRequestRecord,
+	type FlowSession,
+	type IndexStatus,
+} from './answers';
+import {
+	withCancelSignal,
+	type BotDojoContext,
+	type FullResponse,
+	type RetryPolicy,
+} from './project';
 import { botDojoRequest, positionalRequest, sendWithRetries } from './request';
-import type { BotDojoContext, FullResponse, RetryPolicy } from './types';
+
+export type { DocumentRecord, FlowRequestRecord, FlowSession, IndexStatus } from './answers';
 
 // Flow sessions
 
@@ -24,12 +40,13 @@ export async function createSession(
 	flowId: string,
 	data: IDataObject,
 	itemIndex?: number,
-): Promise<IDataObject> {
-	return await positionalResults<IDataObject>(
+): Promise<FlowSession> {
+	return await positionalRecords<FlowSession>(
 		ctx,
 		['flow_sessions', 'createSession'],
 		[flowId, data],
 		'object',
+		'session',
 		{ subject: { flowId }, itemIndex },
 	);
 }
@@ -42,12 +59,13 @@ export async function loadRequestsBySession(
 	flowId: string,
 	sessionId: string,
 	itemIndex?: number,
-): Promise<IDataObject[]> {
-	return await positionalResults<IDataObject[]>(
+): Promise<FlowRequestRecord[]> {
+	return await positionalRecords<FlowRequestRecord[]>(
 		ctx,
 		['flow_requests', 'loadByFlowSession'],
 		[flowId, sessionId],
 		'array',
+		'flowRequest',
 		{ subject: { flowId, sessionId }, itemIndex },
 	);
 }
@@ -66,7 +84,7 @@ export interface ExportPageQuery {
 }
 
 export interface ExportAnswer {
-	results: IDataObject[];
+	results: FlowRequestRecord[];
 	nextCursor?: string;
 	hasMore: boolean;
 }
@@ -89,7 +107,19 @@ export async function exportRequestsPage(
 
 /** `{ results, nextCursor, hasMore }`, read liberally (a bare array is a single, last page). */
 function readExportAnswer(ctx: BotDojoContext, answer: unknown, itemIndex: number): ExportAnswer {
-	if (Array.isArray(answer)) return { results: answer as IDataObject[], hasMore: false };
+	const records = (list: unknown[]) => {
+		const objects = list.filter((record) => record !== null && typeof record === 'object');
+		checkRecords(
+			ctx,
+			answer,
+			objects as FlowRequestRecord[],
+			'flowRequest',
+			EXPORT_ENDPOINT,
+			itemIndex,
+		);
+		return list as FlowRequestRecord[];
+	};
+	if (Array.isArray(answer)) return { results: records(answer), hasMore: false };
 	const body = (answer ?? {}) as { results?: unknown; nextCursor?: unknown; hasMore?: unknown };
 	if (!Array.isArray(body.results)) {
 		const found = answer !== null && typeof answer === 'object' ? body.results : answer;
@@ -98,7 +128,7 @@ function readExportAnswer(ctx: BotDojoContext, answer: unknown, itemIndex: numbe
 	}
 	const cursor = body.nextCursor;
 	return {
-		results: body.results as IDataObject[],
+		results: records(body.results),
 		nextCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
 		hasMore: body.hasMore === true || body.hasMore === 'true',
 	};
@@ -114,8 +144,6 @@ export interface RunRequest {
 	body: IDataObject;
 	/** The run's options as sent (stream, version, override, evalOptions…). */
 	options: IDataObject;
-	/** Read the answer as a stream (NDJSON) instead of parsed JSON. */
-	stream: boolean;
 	itemIndex: number;
 	/** Aborts the request and its stream, also after the answer began (link it to Stop). */
 	abortSignal: AbortSignal;
@@ -146,8 +174,9 @@ export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<
 			rateLimitAdvice: run.rateLimitAdvice,
 			// 0 turns off n8n's own 300 s default: the run's deadline alone bounds it.
 			timeout: 0,
+			// Streamed or not, the run reads its answer within its deadline and Max Stream Line.
+			readByCaller: true,
 		},
-		run.stream ? { encoding: 'stream' } : {},
 	);
 }
 
@@ -163,25 +192,22 @@ export interface DocumentUpload {
 
 const UPLOAD_ENDPOINT = ['documents', 'upload-file'];
 
-/**
- * Stores a file under its logical path (multipart, named fields). Redirects are not followed:
- * a client that follows them keeps a copy of the whole body to send it again.
- */
+/** Stores a file under its logical path (multipart, named fields). */
 export async function uploadDocument(
 	ctx: BotDojoContext,
 	upload: DocumentUpload,
 	itemIndex?: number,
-): Promise<IDataObject> {
+): Promise<DocumentRecord> {
 	const form = new FormData();
 	form.append('document', upload.file, upload.fileName);
 	form.append('fileName', upload.fileName);
 	form.append('logicalPath', upload.logicalPath);
 	if (upload.meta) form.append('meta', JSON.stringify(upload.meta));
 	const settings = { itemIndex, subject: { logicalPath: upload.logicalPath } };
-	const answer = await botDojoRequest(ctx, 'POST', UPLOAD_ENDPOINT, form, settings, {
-		disableFollowRedirect: true,
-	}).catch((error: unknown) => Promise.reject(explainUploadRefusal(error)));
-	return resultsOf<IDataObject>(ctx, answer, UPLOAD_ENDPOINT, 'object', itemIndex);
+	const answer = await botDojoRequest(ctx, 'POST', UPLOAD_ENDPOINT, form, settings).catch(
+		(error: unknown) => Promise.reject(explainUploadRefusal(error)),
+	);
+	return recordsOf<DocumentRecord>(ctx, answer, UPLOAD_ENDPOINT, 'object', 'document', itemIndex);
 }
 
 /** A 403 on upload has two causes a user can act on: both are said in the message itself. */
@@ -198,12 +224,13 @@ export async function loadDocumentByLogicalPath(
 	ctx: BotDojoContext,
 	logicalPath: string,
 	itemIndex?: number,
-): Promise<IDataObject> {
-	return await positionalResults<IDataObject>(
+): Promise<DocumentRecord> {
+	return await positionalRecords<DocumentRecord>(
 		ctx,
 		['documents', 'loadByLogicalPath'],
 		[logicalPath],
 		'object',
+		'document',
 		{ subject: { logicalPath }, itemIndex },
 	);
 }
@@ -211,7 +238,7 @@ export async function loadDocumentByLogicalPath(
 /** A link that downloads the document's version without a key until `expires` (ISO 8601). */
 export async function getTemporarySignedUrl(
 	ctx: BotDojoContext,
-	document: IDataObject,
+	document: DocumentRecord,
 	expires: string,
 	itemIndex?: number,
 ): Promise<string> {
@@ -243,8 +270,8 @@ export async function getIndexStatus(
 	ctx: BotDojoContext,
 	indexId: string,
 	itemIndex?: number,
-): Promise<IDataObject> {
-	return await positionalResults<IDataObject>(ctx, ['indexes', 'getStatus'], [indexId], 'object', {
+): Promise<IndexStatus> {
+	return await positionalResults<IndexStatus>(ctx, ['indexes', 'getStatus'], [indexId], 'object', {
 		subject: { indexId },
 		itemIndex,
 	});

@@ -10,11 +10,10 @@ import {
 } from 'n8n-workflow';
 
 import { saidByService } from './errors';
-import { knownApiKey, readCredentials } from './project';
+import { knownApiKey, readCredentials, type FullResponse, type RequestSettings } from './project';
 import { redactDeep } from './redaction';
 import { readErrorBody } from './request';
 import { DEFAULT_RETRY, header, retryWhileRateLimited } from './retries';
-import type { FullResponse, RequestSettings } from './types';
 import { checkSignedLink, linkWithoutSignature, MAX_REDIRECTS } from './signedLink';
 
 /** A downloaded file: its body as it arrives, for n8n's binary data (never held whole here). */
@@ -55,9 +54,17 @@ export async function downloadSignedUrl(
 				})) as FullResponse,
 			retry: settings.retry ?? DEFAULT_RETRY,
 			abortSignal,
+			drain: async (refused) => void (await readErrorBody(refused.body, abortSignal)),
 			networkError: (error) => downloadFailure(ctx, error, url, settings),
 			refusal: async (refused) =>
-				downloadRefusal(ctx, refused, await readErrorBody(refused.body), url, expiresAt, settings),
+				downloadRefusal(
+					ctx,
+					refused,
+					await readErrorBody(refused.body, abortSignal),
+					url,
+					expiresAt,
+					settings,
+				),
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');

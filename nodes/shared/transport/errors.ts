@@ -7,7 +7,12 @@ import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
 import { quoteAnswer, redact, redactDeep } from './redaction';
 import { deadlineMessage } from './runDeadline';
-import type { BotDojoContext, ProjectCredentials, RequestSettings, RequestSubject } from './types';
+import type {
+	BotDojoContext,
+	ProjectCredentials,
+	RequestSettings,
+	RequestSubject,
+} from './project';
 
 /** The longest quote of the service's own words in a message. */
 const SAID_CHARS = 500;
@@ -17,19 +22,30 @@ const SAID_CHARS = 500;
  * quote them with quoteAnswer, which redacts the key before it shortens them.
  */
 export function serviceMessage(body: unknown): string | undefined {
-	if (typeof body === 'string') return body.trim() ? body.trim() : undefined;
-	if (body === null || typeof body !== 'object') return undefined;
-	const record = body as Record<string, unknown>;
-	for (const key of ['error', 'message', 'detail', 'error_description']) {
-		const value = record[key];
-		if (typeof value === 'string' && value.trim()) return value.trim();
-		if (value && typeof value === 'object') {
-			const nested = serviceMessage(value);
-			if (nested) return nested;
+	// A stack, not recursion, and at most MESSAGE_DEPTH levels: any answer gives a message.
+	const stack = [{ value: body, depth: 0 }];
+	while (stack.length > 0) {
+		const { value, depth } = stack.pop()!;
+		if (typeof value === 'string') {
+			if (value.trim()) return value.trim();
+			continue;
+		}
+		if (value === null || typeof value !== 'object' || depth >= MESSAGE_DEPTH) continue;
+		// Reversed, so that the first key is looked at first.
+		for (const key of [...MESSAGE_KEYS].reverse()) {
+			const inner = (value as Record<string, unknown>)[key];
+			if (typeof inner === 'string' || (inner && typeof inner === 'object')) {
+				stack.push({ value: inner, depth: depth + 1 });
+			}
 		}
 	}
 	return undefined;
 }
+
+const MESSAGE_KEYS = ['error', 'message', 'detail', 'error_description'];
+
+/** How deep serviceMessage looks for words: `{ "error": { "message": … } }` is 2. */
+const MESSAGE_DEPTH = 8;
 
 /** The service's words about a failure, quoted: the key redacted, then cut to SAID_CHARS. */
 export function saidByService(body: unknown, apiKey: string): string | undefined {
@@ -55,6 +71,8 @@ interface FailureFacts {
 	retryAfter?: string;
 	/** The URL called: a 404 says its path, so that a moved endpoint can be reported. */
 	url?: string;
+	/** Where a 3xx pointed. */
+	location?: string;
 }
 
 /** The ids a request used, each with where the user sets it. */
@@ -128,6 +146,13 @@ export function apiError(
 	let safeToRetry: boolean;
 
 	switch (true) {
+		case statusCode >= 300 && statusCode < 400: {
+			const target = redirectTarget(facts.location, facts.url);
+			message = `BotDojo's address answered with a redirect (${statusCode}) to ${target.origin}, which was not followed`;
+			description = `Nothing was sent to ${target.origin}: the API key goes only to the Base URL of the BotDojo API credential. If ${target.origin} is BotDojo, set the Base URL there (${target.baseUrl}).`;
+			safeToRetry = true;
+			break;
+		}
 		case statusCode === 400:
 			message = `BotDojo refused the request as invalid${said ? `: ${said}` : ''}`;
 			description = `Check the node's parameters. Ids used: ${used}.`;
@@ -195,6 +220,17 @@ export function apiError(
 	);
 }
 
+/** Where a redirect pointed: its origin, and the Base URL it implies (up to `/accounts/`). */
+function redirectTarget(location: string | undefined, from: string | undefined) {
+	try {
+		const target = new URL(location ?? '', from);
+		const path = target.pathname.split('/accounts/')[0].replace(/\/+$/, '');
+		return { origin: target.origin, baseUrl: `${target.origin}${path}` };
+	} catch {
+		return { origin: 'an address it did not give', baseUrl: 'e.g. https://api.botdojo.com/api/v1' };
+	}
+}
+
 const TOO_LARGE: Record<number, string> = {
 	413: 'the body is too large',
 	414: 'the address is too long',
@@ -210,6 +246,9 @@ export function retryAdvice(safeToRetry: boolean): string {
 function redactBody(body: unknown, apiKey: string): unknown {
 	return body === undefined ? null : redactDeep(body, apiKey);
 }
+
+/** A bound of ANSWER_LIMITS (request.ts) that an answer reached: its message names the bound. */
+export class AnswerBoundReached extends Error {}
 
 /** The connection failed while an answer was being read (the answer had begun): `cause` says how. */
 export class AnswerBrokeOffError extends Error {
@@ -234,7 +273,9 @@ export function transportError(
 	const unreachable = unreachableReason(code);
 	let message: string;
 	let safeToRetry = repeatable;
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
+	if (error instanceof AnswerBoundReached) {
+		message = error.message;
+	} else if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
 		message = deadlineMessage('timeout', settings.timeout ?? 0, 'request');
 	} else if (brokeOff || (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw))) {
 		// Mid-answer: read by the transport, or axios' "stream has been aborted" (a Stop is ERR_CANCELED)

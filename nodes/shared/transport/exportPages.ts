@@ -6,7 +6,7 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { exportRequestsPage, type ExportAnswer } from './api';
-import type { BotDojoContext } from './types';
+import type { BotDojoContext } from './project';
 
 /** BotDojo's largest export page. */
 export const MAX_PAGE_SIZE = 1000;
@@ -64,6 +64,7 @@ export async function* exportPages(
 	let afterCursor = query.startCursor || undefined;
 	let remaining = query.limit ?? Number.POSITIVE_INFINITY;
 	let page = 0;
+	let lastPlace: Place | undefined;
 
 	while (remaining > 0) {
 		page++;
@@ -86,6 +87,13 @@ export async function* exportPages(
 			const stuck = noProgress(answer, cursorsSent);
 			if (stuck) throw stalled(ctx, stuck, page, query, itemIndex);
 		}
+		// New cursors alone are no progress: the records must move forward too.
+		const firstPlace = placeOf(answer.results[0]);
+		if (lastPlace && firstPlace && !isAfter(firstPlace, lastPlace)) {
+			const reason = `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
+			throw stalled(ctx, reason, page, query, itemIndex);
+		}
+		lastPlace = placeOf(answer.results[answer.results.length - 1]) ?? lastPlace;
 		yield {
 			records,
 			afterCursor,
@@ -95,6 +103,26 @@ export async function* exportPages(
 		if (!hasMore) return;
 		afterCursor = answer.nextCursor;
 	}
+}
+
+/** A record's place in the export's order: `modified`, then id (the emulator's; the spec
+ *  pages on `modified`). */
+interface Place {
+	modified: string;
+	at: number;
+	id: string;
+}
+
+function placeOf(record: IDataObject | undefined): Place | undefined {
+	const { modified, id } = record ?? {};
+	if (typeof modified !== 'string' || typeof id !== 'string') return undefined;
+	const at = Date.parse(modified);
+	return Number.isNaN(at) ? undefined : { modified, at, id };
+}
+
+/** Later, or as late with another id: how ids order at the same time is BotDojo's own. */
+function isAfter(next: Place, last: Place): boolean {
+	return next.at > last.at || (next.at === last.at && next.id !== last.id);
 }
 
 /** Why following this answer would not move forward, or undefined when it would. */

@@ -10,10 +10,18 @@ import {
 	type IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { AnswerBrokeOffError, apiError, transportError } from './errors';
-import { CREDENTIAL_TYPE, readCredentialOfRun, projectUrl } from './project';
+import { AnswerBoundReached, AnswerBrokeOffError, apiError, transportError } from './errors';
+import {
+	CREDENTIAL_TYPE,
+	projectUrl,
+	readCredentialOfRun,
+	type BotDojoContext,
+	type Endpoint,
+	type FullResponse,
+	type RequestSettings,
+} from './project';
 import { DEFAULT_RETRY, header, isReadable, retryWhileRateLimited } from './retries';
-import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './types';
+import { wait, WAIT_NOT_NEEDED } from './runDeadline';
 
 /**
  * The positional body `{ params: [...] }`: trailing absent parameters are left out,
@@ -51,8 +59,7 @@ export async function positionalRequest(
 	params: readonly unknown[],
 	settings: RequestSettings = {},
 ): Promise<unknown> {
-	const streamed = { ...settings, jsonFromStream: true };
-	return await botDojoRequest(ctx, 'POST', endpoint, positionalBody(params), streamed);
+	return await botDojoRequest(ctx, 'POST', endpoint, positionalBody(params), settings);
 }
 
 /** Sends one request to a project endpoint, retrying 429/503 answers, and maps failures. */
@@ -63,14 +70,18 @@ export async function botDojoRequest(
 	return response.body;
 }
 
-/** Sends the request and returns the full response of the first attempt that BotDojo accepted. */
+/**
+ * The one way to BotDojo's API: the request with the credential, no redirect followed (a 3xx
+ * is an error: the key goes only to the Base URL), 429/503 retried within Retry-After, the
+ * answer read within ANSWER_LIMITS, failures mapped. Returns the first answer BotDojo accepted;
+ * with `settings.readByCaller` its body is left as a stream for the caller (a run) to read.
+ */
 export async function sendWithRetries(
 	ctx: BotDojoContext,
 	method: IHttpRequestMethods,
 	endpoint: Endpoint,
 	body: IDataObject | FormData | { params: unknown[] },
 	settings: RequestSettings = {},
-	extra: Partial<IHttpRequestOptions> = {},
 ): Promise<FullResponse> {
 	const { fields: credentials, auth } = await readCredentialOfRun(ctx);
 	const abortSignal = cancelSignalOf(ctx, settings);
@@ -87,11 +98,27 @@ export async function sendWithRetries(
 		ignoreHttpStatusErrors: true,
 		timeout: settings.timeout,
 		abortSignal,
-		...(settings.jsonFromStream ? { encoding: 'stream' as const } : {}),
-		...extra,
+		encoding: 'stream',
+		// Following a redirect would send the key (and the body) again, maybe elsewhere.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
+	const refusal = async (response: FullResponse, attempts: number) =>
+		apiError(
+			ctx,
+			response.statusCode,
+			await readErrorBody(response.body, abortSignal),
+			credentials,
+			settings,
+			{
+				attempts,
+				retryAfter: header(response.headers, 'retry-after'),
+				url: options.url,
+				location: header(response.headers, 'location'),
+			},
+		);
 
-	return await retryWhileRateLimited({
+	const response = await retryWhileRateLimited({
 		send: async () => {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
@@ -100,32 +127,28 @@ export async function sendWithRetries(
 				auth,
 			)) as FullResponse;
 			// Read inside the attempt, so that a connection broken mid-answer maps as a network
-			// failure (a Stop stays a Stop). An error answer stays a stream: readErrorBody reads no more than it shows.
-			if (!settings.jsonFromStream || response.statusCode >= 400) return response;
+			// failure (a Stop stays a Stop). An error answer stays a stream for refusal to read.
+			if (settings.readByCaller || response.statusCode >= 300) return response;
 			try {
-				return { ...response, body: await readAnswer(response.body) };
+				return { ...response, body: await readAnswer(response.body, answerBounds(abortSignal)) };
 			} catch (error) {
-				throw abortSignal?.aborted ? error : new AnswerBrokeOffError(error);
+				const ownWords = abortSignal?.aborted || error instanceof AnswerBoundReached;
+				throw ownWords ? error : new AnswerBrokeOffError(error);
 			}
 		},
 		retry: settings.retry ?? DEFAULT_RETRY,
 		abortSignal,
+		drain: async (response) => void (await readErrorBody(response.body, abortSignal)),
 		// A Stop during a Retry-After wait is safe to retry: nothing ran yet.
 		networkError: (error, waiting) => transportError(ctx, error, credentials, settings, waiting),
-		refusal: async (response, attempts) =>
-			apiError(
-				ctx,
-				response.statusCode,
-				await readErrorBody(response.body),
-				credentials,
-				settings,
-				{
-					attempts,
-					retryAfter: header(response.headers, 'retry-after'),
-					url: options.url,
-				},
-			),
+		refusal,
 	});
+	if (response.statusCode >= 300) throw await refusal(response, 1);
+	return response;
+}
+
+function answerBounds(signal: AbortSignal | undefined) {
+	return { maxBytes: ANSWER_LIMITS.answerBytes, signal };
 }
 
 /**
@@ -138,33 +161,120 @@ function cancelSignalOf(ctx: BotDojoContext, settings: RequestSettings): AbortSi
 	return settings.abortSignal ?? execution.getExecutionCancelSignal?.();
 }
 
-/** A streamed error answer is read (up to 64 KiB) so its message can be shown. */
-export async function readErrorBody(body: unknown): Promise<unknown> {
-	return await readAnswer(body, 65_536);
+/**
+ * The bounds of every read of an answer of BotDojo (README, "Limits"). A reached bound names
+ * itself. Tests lower them on this object; the product only reads it.
+ */
+export const ANSWER_LIMITS = {
+	/** An error answer (also a 429/503 one): its first 64 KiB are kept to quote BotDojo's words. */
+	errorBytes: 64 * 1024,
+	/** A whole JSON answer (an export page, a record, a status): 128 MiB. */
+	answerBytes: 128 * 1024 * 1024,
+	/** Longest a body may take to arrive once its status came, in ms: 60 s. */
+	readMs: 60_000,
+};
+
+/** A streamed error answer: its first ANSWER_LIMITS.errorBytes, read for at most readMs. */
+export async function readErrorBody(body: unknown, signal?: AbortSignal): Promise<unknown> {
+	return await readAnswer(body, { maxBytes: ANSWER_LIMITS.errorBytes, cut: true, signal });
+}
+
+interface ReadBounds {
+	maxBytes: number;
+	/** Past maxBytes, keep what arrived and hang up (an error answer) rather than refuse it. */
+	cut?: boolean;
+	/** Stop: ends the read at once. */
+	signal?: AbortSignal;
 }
 
 /**
- * A streamed answer, read whole (or its first `keepBytes`) and parsed as n8n's helper would:
- * JSON when it is JSON, else its text. A body n8n already parsed is returned as it is.
+ * A streamed answer, read within its bounds and parsed as n8n's helper would: JSON when it is
+ * JSON, else its text. A body n8n already parsed is returned as it is.
  */
 export async function readAnswer(
 	body: unknown,
-	keepBytes = Number.POSITIVE_INFINITY,
+	bounds: ReadBounds = { maxBytes: ANSWER_LIMITS.answerBytes },
 ): Promise<unknown> {
 	if (!isReadable(body)) return body;
-	const chunks: Uint8Array[] = [];
-	let size = 0;
-	for await (const chunk of body) {
-		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-		if (size < keepBytes) chunks.push(buffer);
-		size += buffer.length;
-	}
+	const chunks = await readBounded(body, bounds);
 	const text = Buffer.concat(chunks)
 		.toString('utf8')
 		.replace(/^\uFEFF/, '');
+	// A cut error answer may nest deeper than anything reading it can follow: its text is quoted.
+	if (bounds.cut && nestingDepth(text) > MAX_ERROR_DEPTH) return text;
 	try {
 		return JSON.parse(text);
 	} catch {
 		return text;
 	}
+}
+
+/** Deeper error answers are quoted as text: nothing that reads them recurses further. */
+const MAX_ERROR_DEPTH = 64;
+
+/** How deep brackets nest in a JSON text (brackets inside strings not counted). */
+export function nestingDepth(text: string): number {
+	let depth = 0;
+	let deepest = 0;
+	let inString = false;
+	for (let at = 0; at < text.length; at++) {
+		const code = text.charCodeAt(at);
+		if (inString) {
+			if (code === 92)
+				at++; // backslash: skip the escaped character
+			else if (code === 34) inString = false;
+		} else if (code === 34) inString = true;
+		else if (code === 91 || code === 123) deepest = Math.max(deepest, ++depth);
+		else if (code === 93 || code === 125) depth--;
+	}
+	return deepest;
+}
+
+/** The body's chunks, within `bounds`; the body is destroyed when a bound or Stop ends it. */
+async function readBounded(
+	body: AsyncIterable<Uint8Array | string>,
+	bounds: ReadBounds,
+): Promise<Uint8Array[]> {
+	const hangUp = (reason: Error) => (body as { destroy?: (e: Error) => void }).destroy?.(reason);
+	const clock = new AbortController();
+	let late: AnswerBoundReached | undefined;
+	const seconds = ANSWER_LIMITS.readMs / 1000;
+	wait(ANSWER_LIMITS.readMs, clock.signal).then(
+		() => {
+			late = new AnswerBoundReached(
+				`BotDojo's answer took longer than ${seconds} s to arrive and was cut off (the longest an answer may take)`,
+			);
+			hangUp(late);
+		},
+		() => undefined,
+	);
+	const onStop = () => hangUp(new Error('canceled'));
+	bounds.signal?.addEventListener('abort', onStop, { once: true });
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	try {
+		for await (const chunk of body) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			size += buffer.length;
+			if (size > bounds.maxBytes) {
+				if (!bounds.cut) {
+					const mib = Math.round(bounds.maxBytes / 1024 / 1024);
+					throw new AnswerBoundReached(
+						`BotDojo's answer is larger than ${mib} MiB and was refused rather than held in memory (the largest answer read whole)`,
+					);
+				}
+				chunks.push(buffer.subarray(0, buffer.length - (size - bounds.maxBytes)));
+				break; // leaving the loop hangs up
+			}
+			chunks.push(buffer);
+		}
+	} catch (error) {
+		// An error answer is quoted as far as it came (cut off, dropped or stopped).
+		if (bounds.cut) return chunks;
+		throw late ?? error;
+	} finally {
+		clock.abort(WAIT_NOT_NEEDED);
+		bounds.signal?.removeEventListener('abort', onStop);
+	}
+	return chunks;
 }

@@ -2,8 +2,8 @@
  * The only retries that are safe: 429 and 503 both mean BotDojo did not act on the request.
  * Waits honour Retry-After within the policy's bounds and end at once on Stop.
  */
-import type { FullResponse, RetryPolicy } from './types';
-import { wait } from './wait';
+import type { FullResponse, RetryPolicy } from './project';
+import { wait } from './runDeadline';
 
 /** The signal of a wait that nothing ends early. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -16,6 +16,8 @@ export interface RateLimitedRequest {
 	retry: RetryPolicy;
 	/** Ends a Retry-After wait at once (the execution's Stop). */
 	abortSignal?: AbortSignal;
+	/** Reads (within its bounds) or drops the body of a 429/503 that is retried. */
+	drain(response: FullResponse): Promise<void>;
 	/** A failure with no answer; `waiting` when it happened during a Retry-After wait. */
 	networkError(error: unknown, waiting: boolean): Error;
 	/** An answer that is not retried. */
@@ -36,7 +38,7 @@ export async function retryWhileRateLimited(request: RateLimitedRequest): Promis
 
 		const delay = retryDelayMs(response, attempt, request.retry, waited);
 		if (delay === undefined) throw await request.refusal(response, attempt);
-		await drain(response.body);
+		await request.drain(response);
 		waited += delay;
 		try {
 			await wait(delay, request.abortSignal ?? NEVER_ABORTED);
@@ -77,8 +79,4 @@ export function header(headers: FullResponse['headers'], name: string): string |
 /** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
 export function isReadable(body: unknown): body is AsyncIterable<Uint8Array | string> {
 	return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
-}
-
-async function drain(body: unknown): Promise<void> {
-	if (isReadable(body)) for await (const _chunk of body) void _chunk;
 }

@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /** Unit tests of the NDJSON reader with hand-made chunk splits (the engine tests use real HTTP). */
 import {
+	NdjsonLines,
 	NdjsonStreamError,
 	readNdjsonStream,
 	type NdjsonStreamOptions,
 } from '../../nodes/shared/transport/ndjson';
-import { NdjsonLines } from '../../nodes/shared/transport/ndjsonLines';
 import { RunDeadline, type RunLimits } from '../../nodes/shared/transport/runDeadline';
 
 const FINAL = { status: 'complete', response: { text_output: 'héllo wörld 👋' } };
@@ -121,6 +121,17 @@ describe('NdjsonLines', () => {
 	test('blank lines and CRLF endings are accepted; a last line without newline counts', () => {
 		const text = '\n{"a":1}\r\n\r\n  \n{"b":2}';
 		expect(linesOf([text])).toEqual([{ a: 1 }, { b: 2 }]);
+	});
+
+	test('blank and whitespace-only lines are only read: no JSON.parse (and no caught exception) each', () => {
+		const blanks = '\n'.repeat(100_000) + ' \t\r\n'.repeat(10_000);
+		const parse = jest.spyOn(JSON, 'parse');
+		try {
+			expect(linesOf([blanks, '{"a":1}\n', blanks, '{"b":2}\n'])).toEqual([{ a: 1 }, { b: 2 }]);
+			expect(parse).toHaveBeenCalledTimes(2);
+		} finally {
+			parse.mockRestore();
+		}
 	});
 
 	test('a line longer than the limit is refused before it is held whole', () => {

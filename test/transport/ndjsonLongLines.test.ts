@@ -1,9 +1,9 @@
 /**
- * Unit tests of the long-line path of the NDJSON reader: a final result line longer than
- * 256 Ki characters is parsed as it arrives. Whatever the cuts, it must give what JSON.parse
- * gives for the whole line. (The 2M-token run through the emulator is in bigAnswer.test.ts.)
+ * Long lines of the NDJSON reader: a final result line of hundreds of thousands of characters,
+ * cut anywhere across chunks, gives what JSON.parse gives for the whole line. (The 2M-token run
+ * through the emulator is in bigAnswer.test.ts.)
  */
-import { NdjsonLines } from '../../nodes/shared/transport/ndjsonLines';
+import { NdjsonLines } from '../../nodes/shared/transport/ndjson';
 
 /** A small deterministic generator, so that a failure can be replayed. */
 function random(seed: number): () => number {
@@ -26,15 +26,11 @@ function asciiJson(value: unknown): string {
 function read(tokens: string[], finalPieces: string[]): unknown {
 	const values: unknown[] = [];
 	const known: string[] = [];
-	const lines = new NdjsonLines(
-		(value) => {
-			const token = (value as { data?: { token?: string } }).data?.token;
-			if (token !== undefined) known.push(token);
-			else values.push(value);
-		},
-		undefined,
-		() => known,
-	);
+	const lines = new NdjsonLines((value) => {
+		const token = (value as { data?: { token?: string } }).data?.token;
+		if (token !== undefined) known.push(token);
+		else values.push(value);
+	});
 	lines.push(
 		tokens.map((token) => `${JSON.stringify({ tag: 'onNewToken', data: { token } })}\n`).join(''),
 	);
@@ -62,7 +58,7 @@ function text(next: () => number, length: number): string {
 	return out;
 }
 
-describe('a long final line read as it arrives', () => {
+describe('a long final line cut across chunks', () => {
 	test.each([1, 2, 3, 4, 5, 6])(
 		'gives what JSON.parse gives, whatever the cuts, escapes written either way (seed %i)',
 		(seed) => {

@@ -1,0 +1,123 @@
+/**
+ * Every read of an answer has a byte bound and a time bound (request.ts ANSWER_LIMITS; a run's
+ * own: its Timeout and three times Max Stream Line). A body that never ends, or trickles so it
+ * never goes idle, ends with an error naming the bound that was reached. The bounds are lowered
+ * here (1 MiB, 0.4 s) so that the tests are quick; the product uses 128 MiB and 60 s.
+ */
+import { runNode } from '../helpers/engine';
+import { runPoll } from '../helpers/poll';
+import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
+import {
+	API_KEY,
+	flood,
+	startScriptedServer,
+	trickle,
+	type ScriptedServer,
+} from './scriptedServer';
+
+let botdojo: ScriptedServer;
+const saved = { ...ANSWER_LIMITS };
+
+beforeAll(async () => {
+	botdojo = await startScriptedServer();
+	Object.assign(ANSWER_LIMITS, { answerBytes: 1024 * 1024, readMs: 400 });
+});
+afterAll(async () => {
+	Object.assign(ANSWER_LIMITS, saved);
+	await botdojo.close();
+});
+beforeEach(() => {
+	botdojo.requests.length = 0;
+});
+
+const TOO_LARGE =
+	"BotDojo's answer is larger than 1 MiB and was refused rather than held in memory (the largest answer read whole)";
+const TOO_SLOW =
+	"BotDojo's answer took longer than 0.4 s to arrive and was cut off (the longest an answer may take)";
+const getStatus = {
+	type: 'botDojoQueryIndex',
+	parameters: { operation: 'getStatus', indexId: 'idx_1' },
+};
+
+describe('a 200 answer that never ends', () => {
+	it('Query Index: refused at the byte bound, named', async () => {
+		botdojo.answer = (_, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.write('{"results":{"note":"');
+			flood(res, 'x');
+		};
+		const { items, error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(TOO_LARGE);
+	});
+
+	it('Export Requests: a page that trickles is cut at the time bound, named', async () => {
+		botdojo.answer = (_, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.write('{"results":[');
+			trickle(res, ' ', 50);
+		};
+		const { items, error } = await runNode({
+			node: {
+				type: 'botDojoExportRequests',
+				typeVersion: 1.1,
+				parameters: { operation: 'export', flowId: 'flow_1', returnAll: true },
+			},
+			credentials: botdojo.credentials,
+		});
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(TOO_SLOW);
+	});
+
+	it('Trigger: a poll whose page trickles ends at the time bound, named', async () => {
+		botdojo.answer = (_, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.write('{"results":[');
+			trickle(res, ' ', 50);
+		};
+		await expect(
+			runPoll({
+				node: { type: 'botDojoTrigger', parameters: { flowId: 'flow_1', statuses: 'both' } },
+				credentials: botdojo.credentials,
+				mode: 'manual',
+			}),
+		).rejects.toThrow(TOO_SLOW);
+	});
+
+	it('Run Flow with Streaming off: refused past three times Max Stream Line, named', async () => {
+		botdojo.answer = (_, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.write('{"status":"complete","response":{"text_output":"');
+			flood(res, 'x');
+		};
+		const { items, error } = await runNode({
+			node: {
+				type: 'botDojoRunFlow',
+				parameters: {
+					flowId: 'flow_1',
+					inputMode: 'message',
+					message: 'Hi',
+					options: { streaming: false, maxLineMiB: 1 },
+				},
+			},
+			credentials: botdojo.credentials,
+		});
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			"BotDojo's whole answer is longer than 3145728 characters (three times Max Stream Line (MiB)) and was refused rather than held in memory",
+		);
+	});
+});
+
+describe('an error answer that trickles forever', () => {
+	it('a 401: the error with its status once the time bound passed', async () => {
+		botdojo.answer = (_, res) => {
+			res.writeHead(401, { 'content-type': 'application/json' });
+			res.write(`{"error":"bad key ${API_KEY}`);
+			trickle(res, '.', 50);
+		};
+		const { error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
+		expect(error?.message).toBe('BotDojo rejected the API key (401)');
+		expect(JSON.stringify(error)).not.toContain(API_KEY);
+	});
+});
