@@ -137,6 +137,17 @@ export function redact(text: string, apiKey: string): string {
 	return finder ? redactWith(text, finder) : text;
 }
 
+/**
+ * Whether `text` holds a whole form of the key. One scan of an answer's text (about a quarter of
+ * what parsing it costs) spares walking every record of a page that holds no key.
+ */
+export function holdsKey(text: string, apiKey: string): boolean {
+	const finder = finderOf(apiKey);
+	if (!finder) return false;
+	finder.whole.lastIndex = 0;
+	return finder.whole.test(text);
+}
+
 /** At most `max` characters of an answer's text, redacted before it is cut. */
 export function quoteAnswer(text: string, apiKey: string, max: number): string {
 	// Any key form that starts within the first `max` characters ends within this window

@@ -20,6 +20,7 @@ import {
 	type FullResponse,
 	type RequestSettings,
 } from './project';
+import { holdsKey, redactDeep } from './redaction';
 import { DEFAULT_RETRY, header, isReadable, retryWhileRateLimited } from './retries';
 import { wait, WAIT_NOT_NEEDED } from './runDeadline';
 
@@ -130,7 +131,9 @@ export async function sendWithRetries(
 			// failure (a Stop stays a Stop). An error answer stays a stream for refusal to read.
 			if (settings.readByCaller || response.statusCode >= 300) return response;
 			try {
-				return { ...response, body: await readAnswer(response.body, answerBounds(abortSignal)) };
+				const bounds = answerBounds(abortSignal);
+				const answer = await readAnswer(response.body, { ...bounds, apiKey: credentials.apiKey });
+				return { ...response, body: answer };
 			} catch (error) {
 				const ownWords = abortSignal?.aborted || error instanceof AnswerBoundReached;
 				throw ownWords ? error : new AnswerBrokeOffError(error);
@@ -185,6 +188,8 @@ interface ReadBounds {
 	cut?: boolean;
 	/** Stop: ends the read at once. */
 	signal?: AbortSignal;
+	/** The key to redact from a successful answer (records BotDojo stored may quote it). */
+	apiKey?: string;
 }
 
 /**
@@ -202,6 +207,12 @@ export async function readAnswer(
 		.replace(/^\uFEFF/, '');
 	// A cut error answer may nest deeper than anything reading it can follow: its text is quoted.
 	if (bounds.cut && nestingDepth(text) > MAX_ERROR_DEPTH) return text;
+	const answer = parsedOrText(text);
+	// Records may quote the key (a flow's logs, a stored request): the nodes output them as data.
+	return bounds.apiKey && holdsKey(text, bounds.apiKey) ? redactDeep(answer, bounds.apiKey) : answer;
+}
+
+function parsedOrText(text: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch {
