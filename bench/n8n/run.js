@@ -59,8 +59,14 @@ async function measure(ctx, key, options, check, { reset = true } = {}) {
 	const heap = await sampleHeap(ctx.n8n.url);
 	const cpuBefore = treeCpuMs(ctx.pid);
 	const url = `${ctx.n8n.url}/webhook/${ctx.workflows[key].path}${options.query ?? ''}`;
-	const result = await callWebhook(url, options);
-	const heapMB = (await heap.stop()) / 1e6;
+	let result;
+	let heapMB;
+	try {
+		result = await callWebhook(url, options);
+	} finally {
+		// Also when the call throws (n8n died): a sampler left running keeps this process alive.
+		heapMB = (await heap.stop()) / 1e6;
+	}
 	await settle(ctx.pid);
 	const cpuMs = treeCpuMs(ctx.pid) - cpuBefore;
 	const rssMB = peakRssGrowth(ctx.pid, rssBefore) / 1e6;
