@@ -4,6 +4,9 @@ const http = require('node:http');
 const zlib = require('node:zlib');
 const { performance } = require('node:perf_hooks');
 
+/** The longest silence of a call (a 1M-record CSV export answers only at its end, minutes later). */
+const IDLE_MS = 15 * 60 * 1000;
+
 /**
  * POSTs `{}` to the URL. Returns { status, ms, json } for a JSON answer; for a streamed one
  * (`stream`), also the time of the first `item` chunk of `nodeName` (firstItemMs, and firstItemAt
@@ -20,6 +23,10 @@ function callWebhook(url, { gzip = false, stream = false, nodeName } = {}) {
 			},
 		});
 		request.on('error', reject);
+		// Bounded: an n8n that stalls without closing the connection must not hold the bench.
+		request.setTimeout(IDLE_MS, () =>
+			request.destroy(new Error(`no data from n8n for ${IDLE_MS / 1000} s`)),
+		);
 		request.on('response', (response) => {
 			const encoding = response.headers['content-encoding'];
 			const body = encoding === 'gzip' ? response.pipe(zlib.createGunzip()) : response;

@@ -11,7 +11,9 @@ const SAMPLE_MS = 200;
 
 async function heapBytes(url) {
 	try {
-		const text = await (await fetch(`${url}/metrics`)).text();
+		// Bounded: a stalled n8n (a long GC before it runs out of heap) must not hold the sampler.
+		const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) });
+		const text = await response.text();
 		const read = (name) => Number(text.match(new RegExp(`^\\w*${name} (\\S+)$`, 'm'))?.[1] ?? NaN);
 		return read('nodejs_heap_size_used_bytes') + read('nodejs_external_memory_bytes');
 	} catch {

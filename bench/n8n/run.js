@@ -8,22 +8,24 @@
  * Environment: BENCH_ROUNDS (5), BENCH_SMALL_TOKENS (50000), BENCH_LARGE_TOKENS (1000000; 0 skips),
  * BENCH_LARGE_ROUNDS (BENCH_ROUNDS), BENCH_EXPORT_RECORDS (20000), BENCH_LARGE_MAX_LINE_MIB (0:
  * Run Flow's Max Line Size at 1M tokens; 0 keeps the default), BENCH_ONLY (tokens,large,stream,
- * export, items, remember, exportfile: comma-separated phases; exportfile is not in the default
- * list), BENCH_ITEMS (200), BENCH_REMEMBER_KEYS (10000), BENCH_FILE_RECORDS (1000000: the CSV File
- * export of the exportfile phase), BENCH_FILE_ITEMS (100000,300000: the Items exports beside it),
- * BENCH_HEAP_MB (1024 when the exportfile phase runs, else none: n8n's --max-old-space-size).
+ * export, items, remember, itemscpu, exportfile: comma-separated phases; exportfile is not in
+ * the default list; itemscpu restarts n8n for each measured run), BENCH_ITEMS (200),
+ * BENCH_REMEMBER_KEYS (10000), BENCH_FILE_RECORDS (1000000: the CSV File export of the exportfile
+ * phase), BENCH_FILE_ITEMS (100000,300000: the Items exports beside it),
+ * BENCH_HEAP_MB (1024 when the exportfile phase runs, else none: n8n's --max-old-space-size),
+ * BENCH_NODE_OPTIONS (more Node options for n8n, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
  */
 const path = require('node:path');
 
 const local = require('../../scripts/n8n-local');
-const { startBenchServer, stopBenchServer } = require('./server');
-const { callWebhook } = require('./client');
-const { treeCpuMs, resetPeakRss, peakRssGrowth } = require('./proc');
-const { sampleHeap } = require('./heap');
+const { startBenchServer, stopBenchServer, restartN8n } = require('./server');
+const { measure } = require('./measure');
 const { table } = require('./report');
 const { exportFilePhase } = require('./exportFile');
+const { itemsCpuPhase } = require('./itemsCpu');
 
-const env = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
+const env = (name, fallback) =>
+	process.env[name] === undefined ? fallback : Number(process.env[name]);
 const ROUNDS = env('BENCH_ROUNDS', 5);
 const SMALL = env('BENCH_SMALL_TOKENS', 50_000);
 const LARGE = env('BENCH_LARGE_TOKENS', 1_000_000);
@@ -32,43 +34,15 @@ const RECORDS = env('BENCH_EXPORT_RECORDS', 20_000);
 const MAX_LINE_MIB = env('BENCH_LARGE_MAX_LINE_MIB', 0);
 const ITEMS = env('BENCH_ITEMS', 200);
 const REMEMBER_KEYS = env('BENCH_REMEMBER_KEYS', 10_000);
-const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items,remember').split(',');
+const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items,remember,itemscpu').split(
+	',',
+);
 const FILE_RECORDS = env('BENCH_FILE_RECORDS', 1_000_000);
 const FILE_ITEMS = (process.env.BENCH_FILE_ITEMS || '100000,300000').split(',').map(Number);
 const HEAP_MB = env('BENCH_HEAP_MB', ONLY.includes('exportfile') ? 1024 : 0);
 const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
 
 const log = (message) => console.error(`[bench:n8n] ${message}`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until n8n is idle (saving the execution may finish after the answer). */
-async function settle(pid) {
-	for (let i = 0; i < 25; i++) {
-		const before = treeCpuMs(pid);
-		await sleep(200);
-		if (treeCpuMs(pid) - before <= 20) return;
-	}
-}
-
-/** One call of a webhook with n8n's CPU and peak RSS growth around it. */
-async function measure(ctx, key, options, check, { reset = true } = {}) {
-	// Each run leaves its record in the emulator (20 MB at 1M tokens): forget them.
-	if (reset) await ctx.emu.reset();
-	await settle(ctx.pid);
-	const rssBefore = resetPeakRss(ctx.pid);
-	const heap = await sampleHeap(ctx.n8n.url);
-	const cpuBefore = treeCpuMs(ctx.pid);
-	const url = `${ctx.n8n.url}/webhook/${ctx.workflows[key].path}${options.query ?? ''}`;
-	const result = await callWebhook(url, options);
-	const heapMB = (await heap.stop()) / 1e6;
-	await settle(ctx.pid);
-	const cpuMs = treeCpuMs(ctx.pid) - cpuBefore;
-	const rssMB = peakRssGrowth(ctx.pid, rssBefore) / 1e6;
-	if (result.status !== 200)
-		throw new Error(`${key} answered ${result.status}: ${result.raw ?? JSON.stringify(result.json)}`);
-	check?.(result);
-	return { ...result, cpuMs, rssMB, heapMB };
-}
 
 const textOf = (tokens) => (result) => {
 	const length = (result.json?.text ?? result.text)?.length;
@@ -88,7 +62,9 @@ async function alternate(title, rounds, variants) {
 				log(`${title} round ${round} ${name}: FAILED ${row.failed}`);
 				continue;
 			}
-			log(`${title} round ${round} ${name}: ${row.ms.toFixed(0)} ms, CPU ${row.cpuMs} ms, RSS +${row.rssMB.toFixed(0)} MB, heap +${row.heapMB.toFixed(0)} MB`);
+			log(
+				`${title} round ${round} ${name}: ${row.ms.toFixed(0)} ms, CPU ${row.cpuMs} ms, RSS +${row.rssMB.toFixed(0)} MB, heap +${row.heapMB.toFixed(0)} MB`,
+			);
 		}
 	}
 	return results;
@@ -99,7 +75,8 @@ async function tokenPhase(ctx, size, tokens, rounds) {
 		'HTTP Request + Code': () => measure(ctx, `http-${size}`, {}, textOf(tokens)),
 		'Run Flow': () => measure(ctx, `runflow-${size}`, {}, textOf(tokens)),
 	});
-	const notes = size === 'large' && MAX_LINE_MIB ? { 'Run Flow': `Max Line Size ${MAX_LINE_MIB} MiB` } : {};
+	const notes =
+		size === 'large' && MAX_LINE_MIB ? { 'Run Flow': `Max Line Size ${MAX_LINE_MIB} MiB` } : {};
 	return table(`Run Flow vs HTTP Request + Code, ${tokens.toLocaleString('en')} tokens`, results, {
 		baseline: 'HTTP Request + Code',
 		figures: ['ms', 'cpuMs', 'heapMB', 'rssMB'],
@@ -206,7 +183,8 @@ async function itemsPhase(ctx) {
  */
 async function rememberPhase(ctx) {
 	const session = (expected) => (result) => {
-		if (result.json?.session !== expected) throw new Error(`expected session ${expected}: ${result.raw}`);
+		if (result.json?.session !== expected)
+			throw new Error(`expected session ${expected}: ${result.raw}`);
 	};
 	let fresh = 0;
 	const chat = (name) => ({ query: `?chat=${encodeURIComponent(name)}` });
@@ -227,7 +205,9 @@ async function rememberPhase(ctx) {
 		{
 			baseline: 'New Session',
 			figures: ['ms', 'cpuMs'],
-			notes: { 'Remember by Key, new conversation': `writes the map: ${(bytes / 1e3).toFixed(0)} kB` },
+			notes: {
+				'Remember by Key, new conversation': `writes the map: ${(bytes / 1e3).toFixed(0)} kB`,
+			},
 		},
 	);
 }
@@ -252,14 +232,24 @@ async function main() {
 	if (ONLY.includes('items')) warmUps.push('items-only', 'items-c10', 'items-http');
 	if (ONLY.includes('remember')) warmUps.push('chat-new-session');
 	for (const key of warmUps)
-		await measure(ctx, key, key.startsWith('stream') ? { stream: true, nodeName: 'BotDojo Run Flow' } : {});
+		await measure(
+			ctx,
+			key,
+			key.startsWith('stream') ? { stream: true, nodeName: 'BotDojo Run Flow' } : {},
+		);
 	const tables = [];
 	if (ONLY.includes('tokens')) tables.push(await tokenPhase(ctx, 'small', SMALL, ROUNDS));
-	if (ONLY.includes('large') && LARGE) tables.push(await tokenPhase(ctx, 'large', LARGE, LARGE_ROUNDS));
+	if (ONLY.includes('large') && LARGE)
+		tables.push(await tokenPhase(ctx, 'large', LARGE, LARGE_ROUNDS));
 	if (ONLY.includes('stream')) tables.push(await streamPhase(ctx));
 	if (ONLY.includes('export')) tables.push(await exportPhase(ctx));
 	if (ONLY.includes('items')) tables.push(await itemsPhase(ctx));
 	if (ONLY.includes('remember')) tables.push(await rememberPhase(ctx));
+	// Last of the default phases: it restarts n8n for every measured run.
+	if (ONLY.includes('itemscpu'))
+		tables.push(
+			await itemsCpuPhase(ctx, { items: ITEMS, rounds: ROUNDS, measure, restartN8n, log }),
+		);
 	if (ONLY.includes('exportfile'))
 		tables.push(
 			await exportFilePhase(ctx, {

@@ -10,7 +10,23 @@ const local = require('../../scripts/n8n-local');
 const { startEmulatorProcess } = require('./emulator');
 const { benchWorkflows, CREDENTIAL } = require('./workflows');
 
-const state = { emu: undefined, stopN8n: undefined, userFolder: undefined };
+const state = {
+	emu: undefined,
+	stopN8n: undefined,
+	userFolder: undefined,
+	ports: undefined,
+	extraEnv: undefined,
+};
+
+/** n8n's Node options: the heap cap, and BENCH_NODE_OPTIONS (e.g. `--cpu-prof` to profile it). */
+function nodeOptions(heapMb) {
+	const options = [
+		heapMb ? `--max-old-space-size=${heapMb}` : '',
+		process.env.BENCH_NODE_OPTIONS ?? '',
+	];
+	const joined = options.filter(Boolean).join(' ');
+	return joined ? { NODE_OPTIONS: joined } : {};
+}
 
 /** Starts the emulator and an n8n with the packed package and the bench workflows, active. */
 async function startBenchServer({ workflowOptions, heapMb, log }) {
@@ -22,7 +38,8 @@ async function startBenchServer({ workflowOptions, heapMb, log }) {
 	state.userFolder = fs.mkdtempSync(path.join(local.LOCAL_DIR, 'bench-'));
 	local.installPackageInto(state.userFolder, packed);
 	packed.cleanup();
-	const ports = { port: await local.freePort(), brokerPort: await local.freePort() };
+	state.ports = { port: await local.freePort(), brokerPort: await local.freePort() };
+	const ports = state.ports;
 	const workflows = benchWorkflows(target, workflowOptions);
 	await local.importIntoN8n({
 		userFolder: state.userFolder,
@@ -30,16 +47,11 @@ async function startBenchServer({ workflowOptions, heapMb, log }) {
 		credentials: [local.botDojoCredential(target, CREDENTIAL.botDojoApi)],
 		workflows: Object.values(workflows).map((w) => w.workflow),
 	});
-	const n8n = await local.startN8n({
-		userFolder: state.userFolder,
-		...ports,
-		logFile: path.join(state.userFolder, 'n8n.log'),
-		extraEnv: {
-			N8N_METRICS: 'true',
-			...(heapMb ? { NODE_OPTIONS: `--max-old-space-size=${heapMb}` } : {}),
-		},
-		onSpawn: (stop) => (state.stopN8n = stop),
-	});
+	state.extraEnv = {
+		N8N_METRICS: 'true',
+		...nodeOptions(heapMb),
+	};
+	const n8n = await startServer();
 	const session = new local.N8nSession(n8n.url);
 	await session.setupOwnerOrLogin({
 		email: 'bench@example.com',
@@ -49,8 +61,31 @@ async function startBenchServer({ workflowOptions, heapMb, log }) {
 	});
 	for (const { workflow } of Object.values(workflows))
 		await local.activateWorkflow(session, workflow.id);
-	log(`n8n ${local.N8N_VERSION} on ${n8n.url} (pid ${n8n.child.pid}${heapMb ? `, heap cap ${heapMb} MB` : ''}), emulator on ${target.baseUrl}`);
+	log(
+		`n8n ${local.N8N_VERSION} on ${n8n.url} (pid ${n8n.child.pid}${heapMb ? `, heap cap ${heapMb} MB` : ''}), emulator on ${target.baseUrl}`,
+	);
 	return { n8n, workflows, pid: n8n.child.pid, emu: state.emu, userFolder: state.userFolder };
+}
+
+function startServer() {
+	return local.startN8n({
+		userFolder: state.userFolder,
+		...state.ports,
+		logFile: path.join(state.userFolder, 'n8n.log'),
+		extraEnv: state.extraEnv,
+		onSpawn: (stop) => (state.stopN8n = stop),
+	});
+}
+
+/**
+ * Stops n8n and starts it again on the same folder, database and ports (its workflows stay
+ * active): a fresh process, whose figures no earlier call has shaped. Updates ctx.n8n, ctx.pid.
+ */
+async function restartN8n(ctx) {
+	await state.stopN8n?.();
+	ctx.n8n = await startServer();
+	ctx.pid = ctx.n8n.child.pid;
+	return ctx;
 }
 
 /** Stops n8n and the emulator and removes n8n's user folder (BENCH_KEEP=1 keeps it). */
@@ -64,4 +99,4 @@ async function stopBenchServer() {
 	}
 }
 
-module.exports = { startBenchServer, stopBenchServer };
+module.exports = { startBenchServer, stopBenchServer, restartN8n };

@@ -13,6 +13,7 @@ import {
 
 import { asNodeError, errorItem } from '../itemErrors';
 import { OutputItems, type Operation, type OperationOutput } from './operation';
+import { withItemlessParameters } from './parameters';
 import { runPool } from './pool';
 
 type Prepared = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -47,10 +48,12 @@ async function runOperation(
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail();
 
+	// prepare only reads parameters (it sends nothing): the same value is read once for all items.
+	const reader = withItemlessParameters(ctx);
 	const prepared: Prepared[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			prepared.push({ ok: true, value: await operation.prepare.call(ctx, itemIndex) });
+			prepared.push({ ok: true, value: await operation.prepare.call(reader, itemIndex) });
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
 			prepared.push({ ok: false, error });

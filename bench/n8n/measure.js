@@ -1,0 +1,46 @@
+'use strict';
+/** One measured call of a bench workflow: n8n's CPU, peak RSS and heap growth around it. */
+const { callWebhook } = require('./client');
+const { sampleHeap } = require('./heap');
+const { treeCpuMs, resetPeakRss, peakRssGrowth } = require('./proc');
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until n8n is idle (saving the execution may finish after the answer). */
+async function settle(pid) {
+	for (let i = 0; i < 25; i++) {
+		const before = treeCpuMs(pid);
+		await sleep(200);
+		if (treeCpuMs(pid) - before <= 20) return;
+	}
+}
+
+/** One call of a webhook with n8n's CPU and peak RSS growth around it. */
+async function measure(ctx, key, options, check, { reset = true } = {}) {
+	// Each run leaves its record in the emulator (20 MB at 1M tokens): forget them.
+	if (reset) await ctx.emu.reset();
+	await settle(ctx.pid);
+	const rssBefore = resetPeakRss(ctx.pid);
+	const heap = await sampleHeap(ctx.n8n.url);
+	const cpuBefore = treeCpuMs(ctx.pid);
+	const url = `${ctx.n8n.url}/webhook/${ctx.workflows[key].path}${options.query ?? ''}`;
+	let result;
+	let heapMB;
+	try {
+		result = await callWebhook(url, options);
+	} finally {
+		// Also when the call throws (n8n died): a sampler left running keeps this process alive.
+		heapMB = (await heap.stop()) / 1e6;
+	}
+	await settle(ctx.pid);
+	const cpuMs = treeCpuMs(ctx.pid) - cpuBefore;
+	const rssMB = peakRssGrowth(ctx.pid, rssBefore) / 1e6;
+	if (result.status !== 200)
+		throw new Error(
+			`${key} answered ${result.status}: ${result.raw ?? JSON.stringify(result.json)}`,
+		);
+	check?.(result);
+	return { ...result, cpuMs, rssMB, heapMB };
+}
+
+module.exports = { measure, settle };
