@@ -143,12 +143,20 @@ async function pickNode(page, name) {
 	const items = page.locator('[data-test-id="node-creator-item-name"]');
 	const texts = await items.allInnerTexts();
 	await items.nth(texts.findIndex((text) => text.trim() === name)).click();
+	// Then, by node: its details ("Add to workflow"), its list of operations, or its panel.
 	const add = page.getByText('Add to workflow', { exact: true });
+	const action = page.locator('[data-test-id="node-creator-action-item"]').first();
 	const panel = page.locator('[data-test-id="ndv"]');
-	await Promise.race([
-		add.waitFor({ state: 'visible' }).then(() => add.click()),
-		panel.waitFor({ state: 'visible' }),
-	]);
+	const next = add.or(action).or(panel);
+	for (let step = 0; step < 3 && !(await panel.isVisible()); step++) {
+		await next.first().waitFor({ state: 'visible' });
+		if (await add.isVisible()) await add.click();
+		else if (await action.isVisible()) {
+			await page.waitForTimeout(1000); // the list slides in; a click before it settles is lost
+			await action.click({ force: true });
+		}
+		await page.waitForTimeout(500);
+	}
 	await panel.waitFor({ state: 'visible' });
 	await page.waitForTimeout(1000);
 	return panel;
