@@ -11,7 +11,7 @@
  *   <prefix>runflow-options.png           the same panel with its Add Option list open
  *   <prefix>runflow-options-added.png     with the retry, stream-line and message options added
  *   <prefix>new-<node>.png                each kind of node just added from the picker, its panel
- *   <prefix>new-nodes-canvas.png          the five action nodes on the canvas, with their subtitles
+ *   <prefix>new-nodes-canvas.png          the six nodes on the canvas, with their subtitles
  * Ports are free ones on 127.0.0.1; n8n and the emulator are stopped at the end.
  */
 const fs = require('node:fs');
@@ -132,21 +132,31 @@ async function shootNewRunFlow(page, n8nUrl, workflowId, prefix) {
 	);
 }
 
-/** Picks `name` in the open picker and waits for its panel (n8n 2.x may first show its details). */
+/**
+ * Picks `name` in the open picker and waits for its panel (n8n 2.x may first show its details).
+ * n8n may list a trigger without its " Trigger" ending ("BotDojo").
+ */
 async function pickNode(page, name) {
 	const listed = await searchPicker(page, 'BotDojo');
+	if (!listed.includes(name)) name = name.replace(/ Trigger$/, '');
 	if (!listed.includes(name)) throw new Error(`the picker lists ${listed.join(', ')}, not ${name}`);
-	const pattern = new RegExp(`^${name}$`);
-	await page
-		.locator('[data-test-id="node-creator-item-name"]', { hasText: pattern })
-		.first()
-		.click();
+	const items = page.locator('[data-test-id="node-creator-item-name"]');
+	const texts = await items.allInnerTexts();
+	await items.nth(texts.findIndex((text) => text.trim() === name)).click();
+	// Then, by node: its details ("Add to workflow"), its list of operations, or its panel.
 	const add = page.getByText('Add to workflow', { exact: true });
+	const action = page.locator('[data-test-id="node-creator-action-item"]').first();
 	const panel = page.locator('[data-test-id="ndv"]');
-	await Promise.race([
-		add.waitFor({ state: 'visible' }).then(() => add.click()),
-		panel.waitFor({ state: 'visible' }),
-	]);
+	const next = add.or(action).or(panel);
+	for (let step = 0; step < 3 && !(await panel.isVisible()); step++) {
+		await next.first().waitFor({ state: 'visible' });
+		if (await add.isVisible()) await add.click();
+		else if (await action.isVisible()) {
+			await page.waitForTimeout(1000); // the list slides in; a click before it settles is lost
+			await action.click({ force: true });
+		}
+		await page.waitForTimeout(500);
+	}
 	await panel.waitFor({ state: 'visible' });
 	await page.waitForTimeout(1000);
 	return panel;
@@ -160,13 +170,6 @@ async function shootNewNodes(page, n8nUrl, workflowId, prefix) {
 			.replace(/^BotDojo /, '')
 			.toLowerCase()
 			.replace(/\W+/g, '-');
-	await page.goto(`${n8nUrl}/workflow/new`);
-	await page.waitForSelector('[data-test-id="canvas-wrapper"]');
-	await page.click('[data-test-id="canvas-add-button"]');
-	await pickNode(page, 'BotDojo Trigger');
-	await page.screenshot({ path: shot('new-trigger') });
-	await page.keyboard.press('Escape');
-
 	await page.goto(`${n8nUrl}/workflow/${workflowId}`);
 	await page.waitForSelector('[data-test-id="canvas-node"]');
 	for (const name of [
@@ -175,6 +178,7 @@ async function shootNewNodes(page, n8nUrl, workflowId, prefix) {
 		'BotDojo Export Requests',
 		'BotDojo Query Index',
 		'BotDojo Upload Document',
+		'BotDojo Trigger',
 	]) {
 		await page.locator('[data-test-id="canvas-node"]').last().click();
 		await page.click('[data-test-id="node-creator-plus-button"]');
