@@ -17,6 +17,17 @@ const OUR_NODE_NAMES = [
 	'BotDojo Upload Document',
 ];
 
+/**
+ * The name the picker shows for a node. n8n lists a trigger whose event parameter is "Trigger On"
+ * under its app's name, with the events as its actions (as it lists Slack Trigger under "Slack").
+ */
+function pickerName(name) {
+	return name === 'BotDojo Trigger' ? 'BotDojo' : name;
+}
+
+// The Trigger On values, as the picker lists them among the trigger's events ("Triggers (3)").
+const TRIGGER_EVENTS = ['On complete or error', 'On complete only', 'On error only'];
+
 /** Types `text` into the open picker's search and returns the node names it lists. */
 async function searchPicker(page, text) {
 	const creator = page.locator('[data-test-id="node-creator"]');
@@ -39,7 +50,7 @@ async function searchPicker(page, text) {
 
 /** The names of our nodes among `names`, sorted. */
 function oursAmong(names) {
-	return names.filter((name) => OUR_NODE_NAMES.includes(name)).sort();
+	return names.filter((name) => OUR_NODE_NAMES.map(pickerName).includes(name)).sort();
 }
 
 /** Screenshot of the picker as it is now. */
@@ -54,7 +65,7 @@ async function shootPicker(page, dir, file) {
  * comes up for its own name.
  */
 function registerPickerChecks(env, getPage, shotsDir) {
-	const all = [...OUR_NODE_NAMES].sort();
+	const all = OUR_NODE_NAMES.map(pickerName).sort();
 
 	test('trigger picker: "BotDojo" and each node\'s name find our nodes', async () => {
 		const page = getPage();
@@ -65,7 +76,20 @@ function registerPickerChecks(env, getPage, shotsDir) {
 		await shootPicker(page, shotsDir, 'picker-trigger-botdojo.png');
 		assert.deepEqual(found, all, 'trigger picker, search "BotDojo"');
 		for (const name of OUR_NODE_NAMES)
-			assert.ok((await searchPicker(page, name)).includes(name), `trigger picker, search "${name}"`);
+			assert.ok(
+				(await searchPicker(page, name)).includes(pickerName(name)),
+				`trigger picker, search "${name}"`,
+			);
+		// The trigger's entry opens its events: one per Trigger On value.
+		await searchPicker(page, 'BotDojo Trigger');
+		await page
+			.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]')
+			.getByText('BotDojo', { exact: true })
+			.first()
+			.click();
+		for (const event of TRIGGER_EVENTS)
+			await page.getByText(event, { exact: true }).first().waitFor({ state: 'visible' });
+		await shootPicker(page, shotsDir, 'picker-trigger-events.png');
 		await page.keyboard.press('Escape');
 	});
 
@@ -78,7 +102,10 @@ function registerPickerChecks(env, getPage, shotsDir) {
 		await shootPicker(page, shotsDir, 'picker-next-botdojo.png');
 		assert.deepEqual(found, all, '"What happens next?", search "BotDojo"');
 		for (const name of OUR_NODE_NAMES)
-			assert.ok((await searchPicker(page, name)).includes(name), `"What happens next?", "${name}"`);
+			assert.ok(
+				(await searchPicker(page, name)).includes(pickerName(name)),
+				`"What happens next?", "${name}"`,
+			);
 
 		// The AI view, opened from the regular picker's own list ("Advanced AI" in n8n 1.85).
 		await page.locator('input[data-test-id="node-creator-search-bar"]').fill('');
