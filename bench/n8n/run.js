@@ -18,7 +18,7 @@ const path = require('node:path');
 const local = require('../../scripts/n8n-local');
 const { startBenchServer, stopBenchServer } = require('./server');
 const { callWebhook } = require('./client');
-const { treeCpuMs, resetPeakRss, peakRssGrowth } = require('./proc');
+const { treeCpuMs, resetPeakRss, peakRssGrowth, settle } = require('./proc');
 const { sampleHeap } = require('./heap');
 const { table } = require('./report');
 const { exportFilePhase } = require('./exportFile');
@@ -39,16 +39,6 @@ const HEAP_MB = env('BENCH_HEAP_MB', ONLY.includes('exportfile') ? 1024 : 0);
 const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
 
 const log = (message) => console.error(`[bench:n8n] ${message}`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until n8n is idle (saving the execution may finish after the answer). */
-async function settle(pid) {
-	for (let i = 0; i < 25; i++) {
-		const before = treeCpuMs(pid);
-		await sleep(200);
-		if (treeCpuMs(pid) - before <= 20) return;
-	}
-}
 
 /** One call of a webhook with n8n's CPU and peak RSS growth around it. */
 async function measure(ctx, key, options, check, { reset = true } = {}) {
