@@ -10,7 +10,7 @@ const { postAndReadLines } = require('../e2e/streamLines');
 const queueReads = require('./reads');
 
 module.exports = function rememberChecks(env, log) {
-	const { sessionRanIn, executionsOf, workersThatRan } = queueReads(env);
+	const { sessionRanIn, publicChatUrl, executionsOf, workersThatRan } = queueReads(env);
 
 	/**
 	 * Messages that ran in a session other than the newest one their conversation used before them
@@ -109,9 +109,7 @@ module.exports = function rememberChecks(env, log) {
 		'Remember by Key in queue mode, public chat: the chat user reads the refusal naming Keep in Chat Memory',
 		{ timeout: 300_000 },
 		async () => {
-			const chatWorkflow = env.stack.workflows.find((w) => w.id === 'bdQueueChatRemember');
-			const webhookId = chatWorkflow.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
-			const url = `${env.stack.n8n.url}/webhook/${webhookId}/chat`;
+			const url = publicChatUrl('bdQueueChatRemember');
 			const chats = Array.from({ length: 4 }, (_, i) => `chat-remember-${i}-${Date.now()}`);
 			for (const round of [1, 2]) {
 				const streams = await Promise.all(

@@ -11,7 +11,7 @@ const { postAndReadLines } = require('../e2e/streamLines');
 const queueReads = require('./reads');
 
 module.exports = function workerCrashChecks(env, log) {
-	const { executionsOf, workerRunning } = queueReads(env);
+	const { publicChatUrl, executionsOf, workerRunning } = queueReads(env);
 
 	test(
 		'worker killed mid-stream: the chat keeps the tokens that arrived, ends without an end line, the execution fails, the flow ran once',
@@ -19,13 +19,11 @@ module.exports = function workerCrashChecks(env, log) {
 		async () => {
 			const words = Array.from({ length: 40 }, (_, i) => `word${i} `);
 			env.emu.defineFlow('flow_crash_typing', { tokens: () => words, tokenDelayMs: 250 });
-			const chatWorkflow = env.stack.workflows.find((w) => w.id === 'bdQueueCrash');
-			const webhookId = chatWorkflow.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
 			const message = `crash-${Date.now()}`;
 			let killing;
 			let itemsSeen = 0;
 			const { status, lines, endedAt } = await postAndReadLines(
-				`${env.stack.n8n.url}/webhook/${webhookId}/chat`,
+				publicChatUrl('bdQueueCrash'),
 				{ action: 'sendMessage', sessionId: message, chatInput: message },
 				{
 					timeoutMs: 240_000,

@@ -25,6 +25,13 @@ module.exports = function queueReads(env) {
 		return record.flow_session_id;
 	}
 
+	/** The public chat's address of a workflow of the stack (its Chat Trigger's webhook). */
+	function publicChatUrl(workflowId) {
+		const workflow = env.stack.workflows.find((w) => w.id === workflowId);
+		const webhookId = workflow.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
+		return `${env.stack.n8n.url}/webhook/${webhookId}/chat`;
+	}
+
 	/** Executions of a workflow as n8n's Executions list shows them (newest first). */
 	async function executionsOf(workflowId) {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
@@ -53,5 +60,12 @@ module.exports = function queueReads(env) {
 		return found[0];
 	}
 
-	return { sessionAskedFor, sessionRanIn, executionsOf, workersThatRan, workerRunning };
+	return {
+		sessionAskedFor,
+		sessionRanIn,
+		publicChatUrl,
+		executionsOf,
+		workersThatRan,
+		workerRunning,
+	};
 };

@@ -19,7 +19,7 @@ const queueReads = require('./reads');
 const log = (message) => console.log(`[e2e-queue] ${message}`);
 const env = {};
 const CONVERSATIONS = 6;
-const { sessionAskedFor, sessionRanIn } = queueReads(env);
+const { sessionAskedFor, sessionRanIn, publicChatUrl } = queueReads(env);
 
 before(
 	async () => {
@@ -104,9 +104,7 @@ test(
 	'public chat (Redis Chat Memory): every second message continues its conversation',
 	{ timeout: 300_000 },
 	async () => {
-		const chatWorkflow = env.stack.workflows.find((w) => w.id === 'bdQueueChat');
-		const webhookId = chatWorkflow.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
-		const url = `${env.stack.n8n.url}/webhook/${webhookId}/chat`;
+		const url = publicChatUrl('bdQueueChat');
 		const say = async (sessionId, chatInput) => {
 			const { status, lines } = await postAndReadLines(
 				url,

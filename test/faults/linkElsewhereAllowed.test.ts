@@ -8,8 +8,9 @@
 import { useEmulator } from '../helpers/emulator';
 import { whatUserSees } from '../helpers/faults';
 import {
-	getLinkAndFile,
+	getThroughLink,
 	nameOfLoopback,
+	secretLink,
 	setSsrfSettings,
 	useInternalServer,
 } from '../helpers/internalServer';
@@ -23,10 +24,8 @@ it("a host name on n8n's allow-list passes the egress filter", async () => {
 	const name = await nameOfLoopback();
 	// Before the file's first request, which builds n8n's HTTP client and reads its settings.
 	setSsrfSettings({ enabled: false, allowedHostnames: name });
-	const url = `https://${name}:${internal.port}/internal-admin/secret?sig=s3cr3t`;
-	env.emu.injectFault({ type: 'link-elsewhere', url }, { endpoint: 'getTemporarySignedUrl' });
-	const connectionsBefore = internal.connections;
-	const result = await getLinkAndFile(env, logs);
+	const seen = { env, logs, internal };
+	const { result, connectionsBefore } = await getThroughLink(secretLink(name, internal.port), seen);
 	expect(whatUserSees(result)).toMatch(
 		new RegExp(
 			`^Could not download the file from https://${name}:${internal.port}/internal-admin/secret`,

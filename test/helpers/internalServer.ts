@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 
+import type { FaultParams } from '../../emulator/types';
 import { isPrivateHost } from '../../nodes/shared/transport/hosts';
 import { linkNode, uploadThroughNode } from '../uploadDocument/documents';
 import type { EmulatorFixture } from './emulator';
@@ -34,6 +35,14 @@ export function useInternalServer(): InternalServer {
 	});
 	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
 	return fixture;
+}
+
+/** The emulator's fault: a signed link to the internal server's secret at `host`, signature and all. */
+export function secretLink(host: string, port: number) {
+	return {
+		type: 'link-elsewhere' as const,
+		url: `https://${host}:${port}/internal-admin/secret?sig=s3cr3t`,
+	};
 }
 
 /**
@@ -72,6 +81,22 @@ export async function getLinkAndFile(
 		node: linkNode({ logicalPath: 'docs/a.txt', downloadFile: true }),
 		credentials,
 	});
+}
+
+/**
+ * Serves `fault` as the next signed link, then runs getLinkAndFile; `connectionsBefore` is the
+ * internal server's count just before.
+ */
+export async function getThroughLink(
+	fault: { type: 'link-elsewhere' } & FaultParams,
+	seen: { env: EmulatorFixture; logs: string[]; internal: InternalServer },
+	credentials?: Record<string, BotDojoCredentialData>,
+): Promise<{ result: RunResult; connectionsBefore: number }> {
+	const { type, ...params } = fault;
+	seen.env.emu.injectFault({ type, ...params }, { endpoint: 'getTemporarySignedUrl' });
+	const connectionsBefore = seen.internal.connections;
+	const result = await getLinkAndFile(seen.env, seen.logs, credentials);
+	return { result, connectionsBefore };
 }
 
 /**
