@@ -7,7 +7,6 @@
  * The same rows on an n8n without the filter: linkElsewhereOlderN8n.test.ts.
  */
 import type { FaultParams } from '../../emulator/types';
-import { useEmulator } from '../helpers/emulator';
 import { whatUserSees } from '../helpers/faults';
 import {
 	expectNothingFetched,
@@ -15,13 +14,11 @@ import {
 	getThroughLink,
 	nameOfLoopback,
 	secretLink,
-	useInternalServer,
+	useLinkScene,
 } from '../helpers/internalServer';
-import { captureLogs } from '../helpers/keyLeaks';
 
-const env = useEmulator();
-const logs = captureLogs();
-const internal = useInternalServer();
+const seen = useLinkScene();
+const { env, logs, internal } = seen;
 
 interface Row {
 	fault: string;
@@ -61,7 +58,6 @@ const rows: Row[] = [
 describe("What happens when… a download link leads elsewhere (n8n's egress filter)", () => {
 	it.each(rows)('$fault', async (row) => {
 		const name = await nameOfLoopback();
-		const seen = { env, logs, internal };
 		const { result, connectionsBefore } = await getThroughLink(
 			row.inject(internal.port, name),
 			seen,

@@ -8,7 +8,6 @@
  */
 import type { FaultParams } from '../../emulator/types';
 import type { BotDojoCredentialData } from '../helpers/engine';
-import { useEmulator } from '../helpers/emulator';
 import { whatUserSees } from '../helpers/faults';
 import {
 	expectNothingFetched,
@@ -16,9 +15,8 @@ import {
 	nameOfLoopback,
 	secretLink,
 	setSsrfSettings,
-	useInternalServer,
+	useLinkScene,
 } from '../helpers/internalServer';
-import { captureLogs } from '../helpers/keyLeaks';
 
 const HELPERS =
 	'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
@@ -41,9 +39,8 @@ jest.mock(
 
 setSsrfSettings({ enabled: true, allowedHostnames: 'localhost' });
 
-const env = useEmulator();
-const logs = captureLogs();
-const internal = useInternalServer();
+const seen = useLinkScene();
+const { env, internal } = seen;
 
 /** The credential at http://localhost:<port>, the name the SSRF allow-list lets through. */
 function credentials(): Record<string, BotDojoCredentialData> {
@@ -92,7 +89,6 @@ const rows: Row[] = [
 describe('What happens when… a download link leads elsewhere (n8n without the egress filter)', () => {
 	it.each(rows)('$fault', async (row) => {
 		const name = await nameOfLoopback();
-		const seen = { env, logs, internal };
 		const fault = row.inject(internal.port, name);
 		const { result, connectionsBefore } = await getThroughLink(fault, seen, credentials());
 		expect(whatUserSees(result)).toMatch(row.sees(internal.port, name));

@@ -12,10 +12,10 @@ import { hostname } from 'node:os';
 import type { FaultParams } from '../../emulator/types';
 import { isPrivateHost } from '../../nodes/shared/transport/hosts';
 import { linkNode, uploadThroughNode } from '../uploadDocument/documents';
-import type { EmulatorFixture } from './emulator';
+import { useEmulator, type EmulatorFixture } from './emulator';
 import { runNode, type BotDojoCredentialData, type RunResult } from './engine';
 import { flowRuns, statusesOf, whatUserSees } from './faults';
-import { keyShown } from './keyLeaks';
+import { captureLogs, keyShown } from './keyLeaks';
 
 export interface InternalServer {
 	port: number;
@@ -43,6 +43,18 @@ export function secretLink(host: string, port: number) {
 		type: 'link-elsewhere' as const,
 		url: `https://${host}:${port}/internal-admin/secret?sig=s3cr3t`,
 	};
+}
+
+/** What a link-elsewhere test file sets up and reads: the emulator, n8n's log, the internal server. */
+export interface LinkScene {
+	env: EmulatorFixture;
+	logs: string[];
+	internal: InternalServer;
+}
+
+/** Registers the emulator, the log capture and the internal server, in that order. */
+export function useLinkScene(): LinkScene {
+	return { env: useEmulator(), logs: captureLogs(), internal: useInternalServer() };
 }
 
 /**
@@ -89,7 +101,7 @@ export async function getLinkAndFile(
  */
 export async function getThroughLink(
 	fault: { type: 'link-elsewhere' } & FaultParams,
-	seen: { env: EmulatorFixture; logs: string[]; internal: InternalServer },
+	seen: LinkScene,
 	credentials?: Record<string, BotDojoCredentialData>,
 ): Promise<{ result: RunResult; connectionsBefore: number }> {
 	const { type, ...params } = fault;
@@ -105,7 +117,7 @@ export async function getThroughLink(
  */
 export function expectNothingFetched(
 	result: RunResult,
-	seen: { env: EmulatorFixture; logs: string[]; internal: InternalServer },
+	seen: LinkScene,
 	connectionsBefore: number,
 	downloads: number[] = [],
 ): void {
