@@ -17,7 +17,7 @@ const { performance } = require('node:perf_hooks');
 const local = require('../scripts/n8n-local');
 const { startBenchServer, stopBenchServer } = require('./n8n/server');
 const { callWebhook } = require('./n8n/client');
-const { treeCpuMs } = require('./n8n/proc');
+const { treeCpuMs, settle } = require('./n8n/proc');
 
 const number = (name, fallback) => Number(process.env[name] ?? fallback);
 const ROUNDS = number('REMEMBER_ROUNDS', 7);
@@ -25,16 +25,6 @@ const MESSAGES = number('REMEMBER_MESSAGES', 20);
 const KEYS = number('BENCH_REMEMBER_KEYS', 10_000);
 
 const log = (message) => console.error(`[remember:n8n] ${message}`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function settle(pid) {
-	for (let i = 0; i < 25; i++) {
-		const before = treeCpuMs(pid);
-		await sleep(200);
-		if (treeCpuMs(pid) - before <= 20) return;
-	}
-}
-
 /** MESSAGES calls of a workflow, one after another: wall ms and n8n CPU ms. */
 async function messages(ctx, key, query, expected) {
 	await settle(ctx.pid);

@@ -2,18 +2,7 @@
 /** One measured call of a bench workflow: n8n's CPU, peak RSS and heap growth around it. */
 const { callWebhook } = require('./client');
 const { sampleHeap } = require('./heap');
-const { treeCpuMs, resetPeakRss, peakRssGrowth } = require('./proc');
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until n8n is idle (saving the execution may finish after the answer). */
-async function settle(pid) {
-	for (let i = 0; i < 25; i++) {
-		const before = treeCpuMs(pid);
-		await sleep(200);
-		if (treeCpuMs(pid) - before <= 20) return;
-	}
-}
+const { treeCpuMs, resetPeakRss, peakRssGrowth, settle } = require('./proc');
 
 /** One call of a webhook with n8n's CPU and peak RSS growth around it. */
 async function measure(ctx, key, options, check, { reset = true } = {}) {
@@ -43,4 +32,4 @@ async function measure(ctx, key, options, check, { reset = true } = {}) {
 	return { ...result, cpuMs, rssMB, heapMB };
 }
 
-module.exports = { measure, settle };
+module.exports = { measure };

@@ -88,4 +88,13 @@ function peakRssGrowth(rootPid, before) {
 	return growth;
 }
 
-module.exports = { treeCpuMs, resetPeakRss, peakRssGrowth, processTree };
+/** Waits until the process tree is idle (saving an execution may finish after the answer). */
+async function settle(pid) {
+	for (let i = 0; i < 25; i++) {
+		const before = treeCpuMs(pid);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		if (treeCpuMs(pid) - before <= 20) return;
+	}
+}
+
+module.exports = { treeCpuMs, resetPeakRss, peakRssGrowth, processTree, settle };

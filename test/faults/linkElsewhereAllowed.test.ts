@@ -5,28 +5,23 @@
  * the network (which speaks no TLS: the download then fails), where without the allow-list
  * nothing connects (linkElsewhereEgress.test.ts). SSRF protection itself stays off.
  */
-import { useEmulator } from '../helpers/emulator';
 import { whatUserSees } from '../helpers/faults';
 import {
-	getLinkAndFile,
+	getThroughLink,
 	nameOfLoopback,
+	secretLink,
 	setSsrfSettings,
-	useInternalServer,
+	useLinkScene,
 } from '../helpers/internalServer';
-import { captureLogs } from '../helpers/keyLeaks';
 
-const env = useEmulator();
-const logs = captureLogs();
-const internal = useInternalServer();
+const seen = useLinkScene();
+const { internal } = seen;
 
 it("a host name on n8n's allow-list passes the egress filter", async () => {
 	const name = await nameOfLoopback();
 	// Before the file's first request, which builds n8n's HTTP client and reads its settings.
 	setSsrfSettings({ enabled: false, allowedHostnames: name });
-	const url = `https://${name}:${internal.port}/internal-admin/secret?sig=s3cr3t`;
-	env.emu.injectFault({ type: 'link-elsewhere', url }, { endpoint: 'getTemporarySignedUrl' });
-	const connectionsBefore = internal.connections;
-	const result = await getLinkAndFile(env, logs);
+	const { result, connectionsBefore } = await getThroughLink(secretLink(name, internal.port), seen);
 	expect(whatUserSees(result)).toMatch(
 		new RegExp(
 			`^Could not download the file from https://${name}:${internal.port}/internal-admin/secret`,

@@ -7,19 +7,18 @@
  * The same rows on an n8n without the filter: linkElsewhereOlderN8n.test.ts.
  */
 import type { FaultParams } from '../../emulator/types';
-import { useEmulator } from '../helpers/emulator';
 import { whatUserSees } from '../helpers/faults';
 import {
 	expectNothingFetched,
 	getLinkAndFile,
+	getThroughLink,
 	nameOfLoopback,
-	useInternalServer,
+	secretLink,
+	useLinkScene,
 } from '../helpers/internalServer';
-import { captureLogs } from '../helpers/keyLeaks';
 
-const env = useEmulator();
-const logs = captureLogs();
-const internal = useInternalServer();
+const seen = useLinkScene();
+const { env, logs, internal } = seen;
 
 interface Row {
 	fault: string;
@@ -32,10 +31,7 @@ interface Row {
 const rows: Row[] = [
 	{
 		fault: 'link to a host name that resolves to 127.0.0.1 (n8n resolves it)',
-		inject: (port, name) => ({
-			type: 'link-elsewhere',
-			url: `https://${name}:${port}/internal-admin/secret?sig=s3cr3t`,
-		}),
+		inject: (port, name) => secretLink(name, port),
 		message: (port, name) =>
 			new RegExp(
 				`^The download link https://${name}:${port}/internal-admin/secret was not fetched: it leads to an address n8n's SSRF rules block \\(127\\.0\\.0\\.1\\)`,
@@ -44,10 +40,7 @@ const rows: Row[] = [
 	...['localhost.', '[::127.0.0.1]', '[64:ff9b::127.0.0.1]', '255.255.255.255', '[fec0::1]'].map(
 		(host): Row => ({
 			fault: `link to ${host}, which n8n's default rules let through or cannot resolve`,
-			inject: (port) => ({
-				type: 'link-elsewhere',
-				url: `https://${host}:${port}/internal-admin/secret?sig=s3cr3t`,
-			}),
+			inject: (port) => secretLink(host, port),
 			message: () => /was not fetched: it points at this machine or a private network address/,
 		}),
 	),
@@ -65,13 +58,13 @@ const rows: Row[] = [
 describe("What happens when… a download link leads elsewhere (n8n's egress filter)", () => {
 	it.each(rows)('$fault', async (row) => {
 		const name = await nameOfLoopback();
-		const { type, ...params } = row.inject(internal.port, name);
-		env.emu.injectFault({ type, ...params }, { endpoint: 'getTemporarySignedUrl' });
-		const connectionsBefore = internal.connections;
-		const result = await getLinkAndFile(env, logs);
+		const { result, connectionsBefore } = await getThroughLink(
+			row.inject(internal.port, name),
+			seen,
+		);
 		expect(result.error?.message).toMatch(row.message(internal.port, name));
 		expect(whatUserSees(result)).toMatch(/nothing was downloaded/);
-		expectNothingFetched(result, { env, logs, internal }, connectionsBefore);
+		expectNothingFetched(result, seen, connectionsBefore);
 	});
 
 	it("the emulator's own local link is still downloaded (the filter is not asked about it)", async () => {

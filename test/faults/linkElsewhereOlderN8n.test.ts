@@ -8,16 +8,15 @@
  */
 import type { FaultParams } from '../../emulator/types';
 import type { BotDojoCredentialData } from '../helpers/engine';
-import { useEmulator } from '../helpers/emulator';
 import { whatUserSees } from '../helpers/faults';
 import {
 	expectNothingFetched,
-	getLinkAndFile,
+	getThroughLink,
 	nameOfLoopback,
+	secretLink,
 	setSsrfSettings,
-	useInternalServer,
+	useLinkScene,
 } from '../helpers/internalServer';
-import { captureLogs } from '../helpers/keyLeaks';
 
 const HELPERS =
 	'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
@@ -40,9 +39,8 @@ jest.mock(
 
 setSsrfSettings({ enabled: true, allowedHostnames: 'localhost' });
 
-const env = useEmulator();
-const logs = captureLogs();
-const internal = useInternalServer();
+const seen = useLinkScene();
+const { env, internal } = seen;
 
 /** The credential at http://localhost:<port>, the name the SSRF allow-list lets through. */
 function credentials(): Record<string, BotDojoCredentialData> {
@@ -73,20 +71,14 @@ const rows: Row[] = [
 	].map(
 		(host): Row => ({
 			fault: `link to ${host}: refused by the literal checks`,
-			inject: (port) => ({
-				type: 'link-elsewhere',
-				url: `https://${host}:${port}/internal-admin/secret?sig=s3cr3t`,
-			}),
+			inject: (port) => secretLink(host, port),
 			sees: () =>
 				/^The download link https:\/\/\S+ was not fetched: it points at this machine or a private network address[\s\S]*nothing was downloaded/,
 		}),
 	),
 	{
 		fault: "link to a host name that resolves to 127.0.0.1: refused by n8n's SSRF protection",
-		inject: (port, name) => ({
-			type: 'link-elsewhere',
-			url: `https://${name}:${port}/internal-admin/secret?sig=s3cr3t`,
-		}),
+		inject: (port, name) => secretLink(name, port),
 		sees: (port, name) =>
 			new RegExp(
 				`^Could not download the file from https://${name}:${port}/internal-admin/secret[\\s\\S]*resolves to a restricted IP address`,
@@ -97,12 +89,10 @@ const rows: Row[] = [
 describe('What happens when… a download link leads elsewhere (n8n without the egress filter)', () => {
 	it.each(rows)('$fault', async (row) => {
 		const name = await nameOfLoopback();
-		const { type, ...params } = row.inject(internal.port, name);
-		env.emu.injectFault({ type, ...params }, { endpoint: 'getTemporarySignedUrl' });
-		const connectionsBefore = internal.connections;
-		const result = await getLinkAndFile(env, logs, credentials());
+		const fault = row.inject(internal.port, name);
+		const { result, connectionsBefore } = await getThroughLink(fault, seen, credentials());
 		expect(whatUserSees(result)).toMatch(row.sees(internal.port, name));
-		expectNothingFetched(result, { env, logs, internal }, connectionsBefore);
+		expectNothingFetched(result, seen, connectionsBefore);
 	});
 
 	it('the helper n8n offers nodes is absent here, as on an older n8n', async () => {

@@ -9,12 +9,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 
+import type { FaultParams } from '../../emulator/types';
 import { isPrivateHost } from '../../nodes/shared/transport/hosts';
 import { linkNode, uploadThroughNode } from '../uploadDocument/documents';
-import type { EmulatorFixture } from './emulator';
+import { useEmulator, type EmulatorFixture } from './emulator';
 import { runNode, type BotDojoCredentialData, type RunResult } from './engine';
 import { flowRuns, statusesOf, whatUserSees } from './faults';
-import { keyShown } from './keyLeaks';
+import { captureLogs, keyShown } from './keyLeaks';
 
 export interface InternalServer {
 	port: number;
@@ -34,6 +35,26 @@ export function useInternalServer(): InternalServer {
 	});
 	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
 	return fixture;
+}
+
+/** The emulator's fault: a signed link to the internal server's secret at `host`, signature and all. */
+export function secretLink(host: string, port: number) {
+	return {
+		type: 'link-elsewhere' as const,
+		url: `https://${host}:${port}/internal-admin/secret?sig=s3cr3t`,
+	};
+}
+
+/** What a link-elsewhere test file sets up and reads: the emulator, n8n's log, the internal server. */
+export interface LinkScene {
+	env: EmulatorFixture;
+	logs: string[];
+	internal: InternalServer;
+}
+
+/** Registers the emulator, the log capture and the internal server, in that order. */
+export function useLinkScene(): LinkScene {
+	return { env: useEmulator(), logs: captureLogs(), internal: useInternalServer() };
 }
 
 /**
@@ -75,12 +96,28 @@ export async function getLinkAndFile(
 }
 
 /**
+ * Serves `fault` as the next signed link, then runs getLinkAndFile; `connectionsBefore` is the
+ * internal server's count just before.
+ */
+export async function getThroughLink(
+	fault: { type: 'link-elsewhere' } & FaultParams,
+	seen: LinkScene,
+	credentials?: Record<string, BotDojoCredentialData>,
+): Promise<{ result: RunResult; connectionsBefore: number }> {
+	const { type, ...params } = fault;
+	seen.env.emu.injectFault({ type, ...params }, { endpoint: 'getTemporarySignedUrl' });
+	const connectionsBefore = seen.internal.connections;
+	const result = await getLinkAndFile(seen.env, seen.logs, credentials);
+	return { result, connectionsBefore };
+}
+
+/**
  * What a refused link leaves: the link's signature not shown, no connection to the internal server since `connectionsBefore`, the download
  * endpoint answered only `downloads`, no piece of the key anywhere and no flow run.
  */
 export function expectNothingFetched(
 	result: RunResult,
-	seen: { env: EmulatorFixture; logs: string[]; internal: InternalServer },
+	seen: LinkScene,
 	connectionsBefore: number,
 	downloads: number[] = [],
 ): void {

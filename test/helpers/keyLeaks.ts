@@ -5,6 +5,7 @@
 import { LoggerProxy, type Logger } from 'n8n-workflow';
 
 import type { RunResult } from './engine';
+import { lineKeepingLogger } from './keptLines';
 
 /** A key with `"` and `\`, which change when the key is put in JSON. */
 export const HOSTILE_KEY = 'hk_Zx9Qw7"Lm3\\Rt5Yp1Kc8Vb';
@@ -27,19 +28,11 @@ function keyPieces(key: string): string[] {
 /** n8n's log lines of this test file (the engine logs through LoggerProxy). */
 export function captureLogs(): string[] {
 	const lines: string[] = [];
-	const record =
-		(level: string) =>
-		(message: string, meta?: object): void => {
-			lines.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
-		};
-	const logger = {
-		error: record('error'),
-		warn: record('warn'),
-		info: record('info'),
-		debug: record('debug'),
-		scoped: () => logger,
-	} as unknown as Logger;
-	LoggerProxy.init(logger);
+	const logger = lineKeepingLogger(
+		lines,
+		(level, message, meta) => `${level} ${message} ${meta ? JSON.stringify(meta) : ''}`,
+	);
+	LoggerProxy.init(logger as unknown as Logger);
 	return lines;
 }
 

@@ -9,6 +9,7 @@ import { runPoll } from '../helpers/poll';
 import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
 import {
 	API_KEY,
+	endlessJson,
 	flood,
 	startScriptedServer,
 	trickle,
@@ -41,22 +42,14 @@ const getStatus = {
 
 describe('a 200 answer that never ends', () => {
 	it('Query Index: refused at the byte bound, named', async () => {
-		botdojo.answer = (_, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.write('{"results":{"note":"');
-			flood(res, 'x');
-		};
+		botdojo.answer = endlessJson(200, '{"results":{"note":"', (res) => flood(res, 'x'));
 		const { items, error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(TOO_LARGE);
 	});
 
 	it('Export Requests: a page that trickles is cut at the time bound, named', async () => {
-		botdojo.answer = (_, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.write('{"results":[');
-			trickle(res, ' ', 50);
-		};
+		botdojo.answer = endlessJson(200, '{"results":[', (res) => trickle(res, ' ', 50));
 		const { items, error } = await runNode({
 			node: {
 				type: 'botDojoExportRequests',
@@ -70,11 +63,7 @@ describe('a 200 answer that never ends', () => {
 	});
 
 	it('Trigger: a poll whose page trickles ends at the time bound, named', async () => {
-		botdojo.answer = (_, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.write('{"results":[');
-			trickle(res, ' ', 50);
-		};
+		botdojo.answer = endlessJson(200, '{"results":[', (res) => trickle(res, ' ', 50));
 		await expect(
 			runPoll({
 				node: { type: 'botDojoTrigger', parameters: { flowId: 'flow_1', statuses: 'both' } },
@@ -85,11 +74,9 @@ describe('a 200 answer that never ends', () => {
 	});
 
 	it('Run Flow with Streaming off: refused past three times Max Stream Line, named', async () => {
-		botdojo.answer = (_, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.write('{"status":"complete","response":{"text_output":"');
-			flood(res, 'x');
-		};
+		botdojo.answer = endlessJson(200, '{"status":"complete","response":{"text_output":"', (res) =>
+			flood(res, 'x'),
+		);
 		const { items, error } = await runNode({
 			node: {
 				type: 'botDojoRunFlow',
@@ -111,11 +98,9 @@ describe('a 200 answer that never ends', () => {
 
 describe('an error answer that trickles forever', () => {
 	it('a 401: the error with its status once the time bound passed', async () => {
-		botdojo.answer = (_, res) => {
-			res.writeHead(401, { 'content-type': 'application/json' });
-			res.write(`{"error":"bad key ${API_KEY}`);
-			trickle(res, '.', 50);
-		};
+		botdojo.answer = endlessJson(401, `{"error":"bad key ${API_KEY}`, (res) =>
+			trickle(res, '.', 50),
+		);
 		const { error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
 		expect(error?.message).toBe('BotDojo rejected the API key (401)');
 		expect(JSON.stringify(error)).not.toContain(API_KEY);

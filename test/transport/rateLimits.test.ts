@@ -8,7 +8,7 @@ import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { message, runFlow } from '../helpers/runFlow';
 import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
-import { startScriptedServer, trickle, type ScriptedServer } from './scriptedServer';
+import { endlessJson, startScriptedServer, trickle, type ScriptedServer } from './scriptedServer';
 
 const env = useEmulator();
 
@@ -74,11 +74,9 @@ describe('a 429 whose body never ends', () => {
 	};
 
 	it('a 429 whose body trickles: each read bounded, the retries as usual, then the 429 error', async () => {
-		botdojo.answer = (_, res) => {
-			res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
-			res.write('{"error":"slow down');
-			trickle(res, '.', 50);
-		};
+		botdojo.answer = endlessJson(429, '{"error":"slow down', (res) => trickle(res, '.', 50), {
+			'retry-after': '0',
+		});
 		const { error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
 		expect(error?.message).toBe('BotDojo is limiting the request rate (429)');
 		expect(error?.description).toMatch(

@@ -85,3 +85,17 @@ export function flood(res: http.ServerResponse, piece: string): void {
 	res.on('drain', write);
 	write();
 }
+
+/** An answer that begins as JSON (`status`, `head`) and never ends: `rest` floods or trickles it. */
+export function endlessJson(
+	status: number,
+	head: string,
+	rest: (res: http.ServerResponse) => void,
+	headers: http.OutgoingHttpHeaders = {},
+): Answer {
+	return (_, res) => {
+		res.writeHead(status, { 'content-type': 'application/json', ...headers });
+		res.write(head);
+		rest(res);
+	};
+}

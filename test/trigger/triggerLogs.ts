@@ -2,6 +2,8 @@
  * n8n's log as a node writes it (`this.logger`): n8n-core hands nodes the Logger of its own
  * dependency container, which a test replaces with one that keeps the lines.
  */
+import { lineKeepingLogger } from '../helpers/keptLines';
+
 /** The modules n8n-core itself loads (it has its own copies of @n8n/di and backend-common). */
 function fromN8nCore<T extends object>(name: string): T {
 	// Searched upwards from n8n-core's main file, as n8n-core's own imports are.
@@ -16,14 +18,9 @@ export function captureNodeLogs(): string[] {
 	);
 	const { Logger } = fromN8nCore<{ Logger: unknown }>('@n8n/backend-common');
 	const lines: string[] = [];
-	const keep = (level: string) => (message: string) => lines.push(`${level} ${message}`);
-	const logger = {
-		error: keep('error'),
-		warn: keep('warn'),
-		info: keep('info'),
-		debug: keep('debug'),
-		scoped: () => logger,
-	};
-	Container.set(Logger, logger);
+	Container.set(
+		Logger,
+		lineKeepingLogger(lines, (level, message) => `${level} ${message}`),
+	);
 	return lines;
 }

@@ -1,7 +1,7 @@
 /**
  * Sending requests to BotDojo: positional bodies, authentication through n8n's helper with the
  * credential read once per execution (project.ts), answer unwrapping, the safe retries
- * (retries.ts) and the mapping of failures (errors.ts).
+ * (retries.ts) and the mapping of failures (errors.ts, networkErrors.ts).
  */
 import {
 	type IDataObject,
@@ -10,7 +10,8 @@ import {
 	type IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { AnswerBoundReached, AnswerBrokeOffError, apiError, transportError } from './errors';
+import { apiError } from './errors';
+import { AnswerBoundReached, AnswerBrokeOffError, transportError } from './networkErrors';
 import {
 	CREDENTIAL_TYPE,
 	projectUrl,
