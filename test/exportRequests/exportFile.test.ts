@@ -212,7 +212,7 @@ describe('Export to a file', () => {
 	});
 
 	it.each([
-		['fails', '500', /BotDojo had an internal error/],
+		['fails', '500', /BotDojo could not handle the request/],
 		// The page's answer stops halfway (test/faults/halfAnswers.test.ts has more).
 		['breaks off', 'whole-answer-drop', /^The connection to BotDojo broke before its whole answer/],
 	])(

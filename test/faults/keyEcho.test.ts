@@ -76,7 +76,7 @@ const rows: Row[] = [
 		fault: 'error body of a 500 quotes the key',
 		node: 'Create Session',
 		inject: [{ type: '500' }, { type: 'echo-key', pad: STRADDLE_500 }],
-		sees: /internal error \(500\)/,
+		sees: /could not handle the request \(500\)/,
 	},
 	{
 		fault: 'wrong-shaped answer quotes the key, where the sample is cut',

@@ -233,7 +233,7 @@ const rows: Row[] = [
 		node: 'Run Flow',
 		arm: () => env.emu.injectFault('500', { endpoint: 'run', times: 5 }),
 		run: runFlowOf('flow_echo'),
-		sees: [/internal error \(500\)/, /not retried automatically/],
+		sees: [/could not handle the request \(500\)/, /not retried automatically/],
 		endpoint: 'run',
 		answered: [500],
 		// The emulator answers before running; the node cannot know that of the real service.
@@ -246,7 +246,7 @@ const rows: Row[] = [
 		arm: () =>
 			env.emu.injectFault({ type: '500', retryAfter: 120 }, { endpoint: 'getStatus', times: 1 }),
 		run: getStatus(),
-		sees: [/internal error \(500\)/, /Try again later/],
+		sees: [/could not handle the request \(500\)/, /Try again later/],
 		notSees: [RETRY_QUESTION],
 		endpoint: 'getStatus',
 		answered: [500],

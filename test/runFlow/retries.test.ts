@@ -12,7 +12,7 @@ describe('BotDojo Run Flow: no retry after BotDojo accepted the run', () => {
 		const { error } = await runFlow(env, {
 			parameters: message('flow_echo', 'Hi', { options: { streaming: false } }),
 		});
-		expect(error?.message).toMatch(/^The connection to BotDojo failed/);
+		expect(error?.message).toMatch(/^The connection to BotDojo was lost/);
 		expect(error?.description).toMatch(NOT_SAFE);
 		expect(env.emu.requestsTo('run')).toHaveLength(1);
 	});

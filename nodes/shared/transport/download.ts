@@ -137,7 +137,7 @@ function downloadRefusal(
 		message = 'The file behind the download link was not found (404)';
 		description = `${saidLine}The document or its version may have been deleted. Get a new link.`;
 	} else {
-		message = `Downloading the file failed (${status})`;
+		message = `The file could not be downloaded: the link answered ${status}`;
 		description = saidLine;
 	}
 	const shownBody = redactDeep(body, knownApiKey(ctx));

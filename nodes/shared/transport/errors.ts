@@ -196,7 +196,7 @@ export function apiError(
 			safeToRetry = true;
 			break;
 		case statusCode >= 500:
-			message = `BotDojo had an internal error (${statusCode})`;
+			message = `BotDojo could not handle the request (${statusCode})`;
 			description = `${saidLine}${repeatable ? 'Try again later.' : 'The flow may already have run, so it was not retried automatically.'}`;
 			safeToRetry = repeatable;
 			break;

@@ -147,7 +147,7 @@ function stalled(
 		`BotDojo's export of flow "${query.flowId}" stopped making progress on page ${page}: ${reason}`,
 		{
 			itemIndex,
-			description: `The export was stopped so that it cannot loop forever or return records twice. This is a problem on the BotDojo side; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`,
+			description: `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`,
 		},
 	);
 }

@@ -49,7 +49,7 @@ export function transportError(
 		message = `Could not reach BotDojo at ${credentials.baseUrl}: ${unreachable}`;
 		safeToRetry = true; // nothing was sent
 	} else {
-		message = `The connection to BotDojo failed: ${raw}`;
+		message = `The connection to BotDojo was lost: ${raw}`;
 	}
 	// Messages name no system code: n8n would replace a message that contains one with its own.
 	return new NodeApiError(ctx.getNode(), { message: raw, systemCode: code } as JsonObject, {
