@@ -85,7 +85,7 @@ export async function positionalResults<T>(
 
 /** A flow request record: the answer of a run, a row of an export. */
 export interface FlowRequestRecord extends IDataObject {
-	id?: string | null;
+	id?: string | number | null;
 	flow_id?: string | null;
 	flow_session_id?: string | null;
 	status?: string | null;
@@ -124,7 +124,9 @@ export interface DocumentRecord extends IDataObject {
 /** An index's status: its fields are not in the spec, so every field is kept as sent. */
 export type IndexStatus = IDataObject;
 
-type FieldType = 'string' | 'number' | 'object';
+// 'id': a string as the spec says, or a number, which bad data or an import may hold; refusing
+// the page would stop an export or the Trigger for good (the Trigger keeps both apart).
+type FieldType = 'string' | 'number' | 'object' | 'id';
 
 /** The type of each listed field of a record, as the spec gives it. */
 export const RECORD_FIELDS: Record<
@@ -132,7 +134,7 @@ export const RECORD_FIELDS: Record<
 	Record<string, FieldType>
 > = {
 	flowRequest: {
-		id: 'string',
+		id: 'id',
 		flow_id: 'string',
 		flow_session_id: 'string',
 		status: 'string',
@@ -165,14 +167,20 @@ export const RECORD_FIELDS: Record<
 	},
 };
 
+function hasType(value: unknown, type: FieldType): boolean {
+	if (type === 'object') return shapeOf(value) === 'an object';
+	if (type === 'id') return typeof value === 'string' || typeof value === 'number';
+	return typeof value === type;
+}
+
 /** The first listed field of `record` whose value is not of its type. */
 function wrongField(record: IDataObject, fields: Record<string, FieldType>) {
 	for (const [name, type] of Object.entries(fields)) {
 		const value = record[name];
 		if (value === undefined || value === null) continue;
-		if (type === 'object' ? shapeOf(value) !== 'an object' : typeof value !== type) {
-			return { name, value, expected: type === 'object' ? 'an object' : `a ${type}` };
-		}
+		if (hasType(value, type)) continue;
+		const expected = { object: 'an object', id: 'a string or a number' }[type as string];
+		return { name, value, expected: expected ?? `a ${type}` };
 	}
 	return undefined;
 }
