@@ -33,19 +33,6 @@ const EVENTS = [
 
 export const EVENT_TAGS = EVENTS.map((event) => event.value);
 
-/** Top-level, as in n8n's AI nodes. Saved workflows with the old Options › Output keep it. */
-export const simplifyProperty: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: true,
-	description:
-		"Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version, toolCalls and intermediateSteps (the tool calls as n8n's AI Agent lists them), with errorMessage when the flow reported an error and logs when Include Logs is on, instead of the whole flow request record. Empty lists are left out, except intermediateSteps where an Evaluation node reads it.",
-	// A tool has Output (Simplified, Raw, Selected Fields) instead. Hide, not show for false:
-	// n8n-workflow 1.83 (n8n 1.85) knows no @tool and reads it as unset.
-	displayOptions: { hide: { '@tool': [true] } },
-};
-
 /**
  * Run Flow's node version 1.1 (a node added today) drops what version 1 keeps for workflows
  * saved with it: the top-level Message Property and Options › Output settings, the `duration`

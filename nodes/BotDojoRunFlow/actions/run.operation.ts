@@ -13,10 +13,10 @@ import { runWithMemory } from '../helpers/memorySession';
 import { runRemembered } from '../helpers/rememberedRun';
 import type { RunOptions } from '../helpers/runOptions';
 import { inputProperties, NOTHING_SENT, readBody } from './input';
-import { optionsProperty, simplifyProperty } from './options';
+import { optionsProperty } from './options';
 import { readConcurrency, readRunOptions } from './readOptions';
 import { readSession, sessionProperties, type SessionChoice } from './session';
-import { toolOutputProperties } from './toolOutput';
+import { simplifyProperty, toolOutputProperties } from './toolOutput';
 
 interface PreparedRun {
 	flowId: string;

@@ -1,5 +1,6 @@
 /**
- * Run Flow as an AI Agent tool: n8n's UX guidelines ask a tool for an Output choice of
+ * What of the answer comes out: Simplify on the node, and Output when Run Flow is an AI Agent
+ * tool: n8n's UX guidelines ask a tool for an Output choice of
  * Simplified, Raw or Selected Fields (n8n's own tool nodes show it for `@tool` in place of the
  * Simplify toggle), so the agent reads only what it needs of the answer.
  */
@@ -23,6 +24,19 @@ const FIELDS = [
 	{ name: 'Tool Calls', value: 'toolCalls', description: 'The toolCalls field' },
 	{ name: 'Version', value: 'version', description: 'The version field' },
 ];
+
+/** Top-level, as in n8n's AI nodes. Saved workflows with the old Options › Output keep it. */
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		"Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version, toolCalls and intermediateSteps (the tool calls as n8n's AI Agent lists them), with errorMessage when the flow reported an error and logs when Include Logs is on, instead of the whole flow request record. Empty lists are left out, except intermediateSteps where an Evaluation node reads it.",
+	// A tool has Output (Simplified, Raw, Selected Fields) instead. Hide, not show for false:
+	// n8n-workflow 1.83 (n8n 1.85) knows no @tool and reads it as unset.
+	displayOptions: { hide: { '@tool': [true] } },
+};
 
 const TOOL_OUTPUT = 'Output';
 const TOOL_FIELDS = 'Fields';
