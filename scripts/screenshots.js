@@ -11,7 +11,6 @@
  *   <prefix>runflow-options.png           the same panel with its Add Option list open
  *   <prefix>runflow-options-added.png     with the retry, stream-line and message options added
  *   <prefix>new-<node>.png                each kind of node just added from the picker, its panel
- *   <prefix>new-nodes-canvas.png          the six nodes on the canvas, with their subtitles
  * Ports are free ones on 127.0.0.1; n8n and the emulator are stopped at the end.
  */
 const fs = require('node:fs');
@@ -132,37 +131,57 @@ async function shootNewRunFlow(page, n8nUrl, workflowId, prefix) {
 	);
 }
 
+/** True when `locator` becomes visible within `ms`. */
+const visibleWithin = (locator, ms) =>
+	locator.waitFor({ state: 'visible', timeout: ms }).then(
+		() => true,
+		() => false,
+	);
+
 /**
- * Picks `name` in the open picker and waits for its panel (n8n 2.x may first show its details).
+ * Chooses the action named `actionText` (the node's default operation, or the Trigger's default
+ * event) in the node's action list. The search list behind it also holds action items (the
+ * Trigger's events), so the row is found by its own text, not as the first action item. The list slides
+ * in and a click during the slide is lost: Playwright's click waits until the item stops moving
+ * (no `force`), and if no panel opens, Enter on the hovered item adds it.
+ */
+async function chooseAction(page, actionText, panel) {
+	// n8n 2.40's details view lists them as plain rows under "Actions (n)", so by text.
+	const item = page.getByText(actionText, { exact: true }).last();
+	await item.waitFor({ state: 'visible' });
+	await page.waitForTimeout(800);
+	await item.click();
+	if (await visibleWithin(panel, 3000)) return console.log(`"${actionText}": added by a click`);
+	await item.hover();
+	await page.keyboard.press('Enter');
+	console.log(`"${actionText}": the click was lost, Enter pressed`);
+}
+
+/**
+ * Picks `name` in the open picker and waits for its panel (n8n 2.x may first show its details,
+ * then, for a node with several operations, its action list, where `actionText` is chosen).
  * n8n may list a trigger without its " Trigger" ending ("BotDojo").
  */
-async function pickNode(page, name) {
+async function pickNode(page, name, actionText) {
 	const listed = await searchPicker(page, 'BotDojo');
 	if (!listed.includes(name)) name = name.replace(/ Trigger$/, '');
 	if (!listed.includes(name)) throw new Error(`the picker lists ${listed.join(', ')}, not ${name}`);
 	const items = page.locator('[data-test-id="node-creator-item-name"]');
 	const texts = await items.allInnerTexts();
 	await items.nth(texts.findIndex((text) => text.trim() === name)).click();
-	// Then, by node: its details ("Add to workflow"), its list of operations, or its panel.
 	const add = page.getByText('Add to workflow', { exact: true });
-	const action = page.locator('[data-test-id="node-creator-action-item"]').first();
 	const panel = page.locator('[data-test-id="ndv"]');
-	const next = add.or(action).or(panel);
-	for (let step = 0; step < 3 && !(await panel.isVisible()); step++) {
-		await next.first().waitFor({ state: 'visible' });
-		if (await add.isVisible()) await add.click();
-		else if (await action.isVisible()) {
-			await page.waitForTimeout(1000); // the list slides in; a click before it settles is lost
-			await action.click({ force: true });
-		}
-		await page.waitForTimeout(500);
-	}
+	if (!(await visibleWithin(add.or(panel).first(), 5000)) && !actionText)
+		throw new Error(`${name}: neither its details nor its panel opened`);
+	if (await add.isVisible()) await add.click();
+	if (actionText && !(await visibleWithin(panel, 1500)))
+		await chooseAction(page, actionText, panel);
 	await panel.waitFor({ state: 'visible' });
 	await page.waitForTimeout(1000);
 	return panel;
 }
 
-/** Each kind of node as a user adds it today (issue 27 §4): its panel, then the canvas. */
+/** Each kind of node as a user adds it today (issue 27 §4): its panel; logs the subtitles. */
 async function shootNewNodes(page, n8nUrl, workflowId, prefix) {
 	const shot = (name) => path.join(OUT_DIR, `${prefix}${name}.png`);
 	const slug = (name) =>
@@ -172,24 +191,23 @@ async function shootNewNodes(page, n8nUrl, workflowId, prefix) {
 			.replace(/\W+/g, '-');
 	await page.goto(`${n8nUrl}/workflow/${workflowId}`);
 	await page.waitForSelector('[data-test-id="canvas-node"]');
-	for (const name of [
-		'BotDojo Run Flow',
-		'BotDojo Create Session',
-		'BotDojo Export Requests',
-		'BotDojo Query Index',
-		'BotDojo Upload Document',
-		'BotDojo Trigger',
+	// Each node with the action n8n lists first for it: its default operation / event.
+	for (const [name, actionText] of [
+		['BotDojo Run Flow'],
+		['BotDojo Create Session'],
+		['BotDojo Export Requests', 'Export flow requests'],
+		['BotDojo Query Index', 'Get index status'],
+		['BotDojo Upload Document', 'Upload document'],
+		['BotDojo Trigger', 'On complete or error'],
 	]) {
 		await page.locator('[data-test-id="canvas-node"]').last().click();
 		await page.click('[data-test-id="node-creator-plus-button"]');
-		await pickNode(page, name);
+		await pickNode(page, name, actionText);
 		await page.screenshot({ path: shot(`new-${slug(name)}`) });
 		await page.keyboard.press('Escape');
 		await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden' });
 	}
-	await page.click('[data-test-id="zoom-to-fit"]').catch(() => undefined);
-	await page.waitForTimeout(800);
-	await page.screenshot({ path: shot('new-nodes-canvas') });
+	// No canvas shot: the added nodes land on top of each other (canvas-subtitles.png shows them).
 	const subtitles = await page.locator('[data-test-id="canvas-node"]').allInnerTexts();
 	console.log(`canvas nodes: ${subtitles.map((t) => t.replace(/\s+/g, ' ')).join(' | ')}`);
 }
@@ -250,7 +268,10 @@ async function main() {
 		if (!values.only || values.only === 'runflow')
 			await shootNewRunFlow(page, n8n.url, workflow.id, values.prefix);
 		if (!values.only || values.only === 'newnodes')
-			await shootNewNodes(page, n8n.url, workflow.id, values.prefix);
+			await shootNewNodes(page, n8n.url, workflow.id, values.prefix).catch(async (error) => {
+				await page.screenshot({ path: path.join(local.LOCAL_DIR, 'screenshots-failed.png') });
+				throw error;
+			});
 		if (!values.only || values.only === 'export')
 			await shootExportItem(page, n8n.url, workflow.id, values.prefix).catch(async (error) => {
 				await page.screenshot({ path: path.join(local.LOCAL_DIR, 'screenshots-failed.png') });
