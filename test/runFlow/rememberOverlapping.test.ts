@@ -4,7 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSessionStores, keyDigest } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
+import { keyDigest } from '../../nodes/BotDojoRunFlow/helpers/savedSessions';
+import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
 import { chats, savedEntries, sessionsSent, useChatFlow } from '../helpers/conversations';
 import { useEmulator } from '../helpers/emulator';
 import { message, startFlow } from '../helpers/runFlow';

@@ -1,7 +1,8 @@
 /** BotDojo Run Flow: new, continued and remembered sessions. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSessionStores, keyDigest } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
+import { keyDigest } from '../../nodes/BotDojoRunFlow/helpers/savedSessions';
+import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
 import { savedEntries } from '../helpers/conversations';
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
 import { redactDeep } from '../../shared/transport/redaction';
-import type { FlowRequestRecord } from '../../shared/transport/api';
+import type { FlowRequestRecord } from '../../shared/transport/answers';
 import type { RunOptions } from './runOptions';
 import type { RunCollector } from './collector';
 import { agentStepsOf, resolveToolCalls } from './toolCalls';

@@ -4,7 +4,7 @@
  */
 import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import type { FlowRequestRecord } from '../../shared/transport/api';
+import type { FlowRequestRecord } from '../../shared/transport/answers';
 import { retryAdvice, saidByService } from '../../shared/transport/errors';
 import type { NdjsonFailure } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';

@@ -26,8 +26,6 @@ import {
 	type RememberedSession,
 } from './savedSessions';
 
-export { keyDigest } from './savedSessions';
-
 /** One conversation of one flow. */
 export interface Conversation {
 	flowId: string;

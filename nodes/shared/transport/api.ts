@@ -30,8 +30,6 @@ import {
 } from './project';
 import { botDojoRequest, positionalRequest, sendWithRetries } from './request';
 
-export type { DocumentRecord, FlowRequestRecord, FlowSession, IndexStatus } from './answers';
-
 // Flow sessions
 
 /** A new session of the flow, holding `data` (stores of variables); runs no flow. */
