@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { REMOTE_HTTP } from '../nodes/shared/transport/hosts';
+import { REMOTE_HTTP } from '../nodes/shared/transport/project';
 
 /**
  * The Base URL in the Test request: trimmed, without trailing slashes; an http:// address of

@@ -13,7 +13,7 @@ import { saidByService } from './errors';
 import { knownApiKey, readCredentials, type FullResponse, type RequestSettings } from './project';
 import { redactDeep } from './redaction';
 import { readErrorBody } from './request';
-import { DEFAULT_RETRY, header, retryWhileRateLimited } from './retries';
+import { DEFAULT_RETRY, header, retryWhileRateLimited } from './request';
 import { checkSignedLink, linkWithoutSignature, MAX_REDIRECTS } from './signedLink';
 
 /** A downloaded file: its body as it arrives, for n8n's binary data (never held whole here). */

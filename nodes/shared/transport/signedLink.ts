@@ -8,7 +8,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { isPrivateHost, REMOTE_HTTP } from './hosts';
+import { isPrivateHost } from './hosts';
+import { REMOTE_HTTP } from './project';
 
 /** The most redirects followed for one download (a storage may redirect once or twice). */
 export const MAX_REDIRECTS = 5;
