@@ -1,44 +1,31 @@
 /**
  * What an endpoint answers, checked: `{ results }` is unwrapped whatever sits beside it, and an
- * answer of another shape than the endpoint's is an error naming the endpoint and the shape,
- * never passed on as data.
+ * answer of another shape, or a record whose field has another type than the spec's, is an
+ * error naming the endpoint, never passed on as data.
  */
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
+import { knownApiKey, type BotDojoContext, type Endpoint } from './project';
 import { quoteAnswer } from './redaction';
-import { knownApiKey, type BotDojoContext, type Endpoint, type RequestSettings } from './project';
-import { positionalRequest, unwrapResults } from './request';
 
-export type AnswerShape = 'object' | 'array' | 'string';
+export type AnswerShape = 'an object' | 'an array' | 'a string';
 
-/** The shape of an answer in words, for errors: "an array", "a string", "null". */
+/** The shape of a value in words, for errors: "an array", "a string", "null". */
 export function shapeOf(value: unknown): string {
 	if (value === null) return 'null';
 	if (value === undefined) return 'nothing';
 	if (Array.isArray(value)) return 'an array';
-	if (typeof value === 'object') return 'an object';
-	return `a ${typeof value}`;
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-const ARTICLE: Record<AnswerShape, string> = {
-	object: 'an object',
-	array: 'an array',
-	string: 'a string',
-};
-
-/** The answer as JSON text, to quote it; an answer nested too deeply to write out says so. */
-function answerText(answer: unknown): string {
-	try {
-		return JSON.stringify(answer ?? null) ?? String(answer);
-	} catch {
-		return `(${shapeOf(answer)} nested too deeply to show)`;
-	}
+/** Positional endpoints wrap their answer in `{ results }`, sometimes with more beside it;
+ *  some do not wrap it. Both are read. */
+export function unwrapResults(answer: unknown): unknown {
+	const wrapped = shapeOf(answer) === 'an object' && Object.hasOwn(answer as object, 'results');
+	return wrapped ? (answer as { results: unknown }).results : answer;
 }
 
-/**
- * The error for an answer that is not what `endpoint` returns. `expected` says what it should
- * have been, e.g. "an array".
- */
+/** The error for an answer that is not what `endpoint` returns (`expected`: "an array"…). */
 export function wrongAnswerError(
 	ctx: BotDojoContext,
 	answer: unknown,
@@ -47,7 +34,13 @@ export function wrongAnswerError(
 	found: unknown,
 	itemIndex?: number,
 ): NodeApiError {
-	const sample = quoteAnswer(answerText(answer), knownApiKey(ctx), 200);
+	let text: string;
+	try {
+		text = JSON.stringify(answer ?? null) ?? String(answer);
+	} catch {
+		text = `(${shapeOf(answer)} nested too deeply to show)`;
+	}
+	const sample = quoteAnswer(text, knownApiKey(ctx), 200);
 	return new NodeApiError(ctx.getNode(), { answer: sample } as JsonObject, {
 		message: `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`,
 		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
@@ -55,180 +48,97 @@ export function wrongAnswerError(
 	});
 }
 
-/** The endpoint's result, unwrapped and of the expected shape. */
-export function resultsOf<T>(
-	ctx: BotDojoContext,
-	answer: unknown,
-	endpoint: Endpoint,
-	shape: AnswerShape,
-	itemIndex?: number,
-): T {
-	const result = unwrapResults<unknown>(answer);
-	if (shapeOf(result) === ARTICLE[shape]) return result as T;
-	throw wrongAnswerError(ctx, answer, endpoint, ARTICLE[shape], result, itemIndex);
-}
+// The records of the spec (service-interface.md, "Resources and their fields"), their fields by
+// type: each may be absent or null; fields not listed are kept as sent. 'id' is a string, as the
+// spec says, or a number, which bad data may hold: refusing it would stop an export for good.
+const RECORD_FIELDS = {
+	flowRequest: {
+		id: 'id',
+		string: 'flow_id flow_session_id status version startTime endTime created modified',
+		number: 'duration',
+		object: 'body response userMessage aiMessage',
+	},
+	session: { string: 'id flow_id created modified', object: 'sessionState' },
+	document: { string: 'id fileName contentType logicalPath version created', number: 'sizeBytes' },
+} as const;
 
-/** Calls a positional endpoint and returns its result, unwrapped and of the endpoint's shape. */
-export async function positionalResults<T>(
-	ctx: BotDojoContext,
-	endpoint: Endpoint,
-	params: readonly unknown[],
-	shape: AnswerShape,
-	settings: RequestSettings = {},
-): Promise<T> {
-	const answer = await positionalRequest(ctx, endpoint, params, settings);
-	return resultsOf<T>(ctx, answer, endpoint, shape, settings.itemIndex);
-}
+type RecordKind = keyof typeof RECORD_FIELDS;
+type FieldType = 'string' | 'number' | 'object' | 'id';
+type Words<S> = S extends `${infer First} ${infer Rest}` ? First | Words<Rest> : S & string;
+type ValueOf<T> = T extends 'string'
+	? string
+	: T extends 'number'
+		? number
+		: T extends 'object'
+			? IDataObject
+			: string | number;
+type RecordOf<K extends RecordKind, F = (typeof RECORD_FIELDS)[K]> = IDataObject & {
+	[T in keyof F as Words<F[T]>]?: ValueOf<T> | null;
+};
 
-// The records of the spec (service-interface.md, "Resources and their fields"): the fields the
-// nodes read, typed; a field may be absent or null; fields not listed are kept as sent.
-
-/** A flow request record: the answer of a run, a row of an export. */
-export interface FlowRequestRecord extends IDataObject {
-	id?: string | number | null;
-	flow_id?: string | null;
-	flow_session_id?: string | null;
-	status?: string | null;
-	duration?: number | null;
-	version?: string | null;
-	body?: IDataObject | null;
-	response?: IDataObject | null;
-	userMessage?: IDataObject | null;
-	aiMessage?: IDataObject | null;
-	startTime?: string | null;
-	endTime?: string | null;
-	created?: string | null;
-	modified?: string | null;
-}
-
-/** A flow session record (session creation's answer). */
-export interface FlowSession extends IDataObject {
-	id?: string | null;
-	flow_id?: string | null;
-	sessionState?: IDataObject | null;
-	created?: string | null;
-	modified?: string | null;
-}
-
-/** A document record (upload, lookup by logical path). */
-export interface DocumentRecord extends IDataObject {
-	id?: string | null;
-	fileName?: string | null;
-	contentType?: string | null;
-	sizeBytes?: number | null;
-	logicalPath?: string | null;
-	version?: string | null;
-	created?: string | null;
-}
-
+/** A flow request: the answer of a run, a row of an export. */
+export type FlowRequestRecord = RecordOf<'flowRequest'>;
+export type FlowSession = RecordOf<'session'>;
+export type DocumentRecord = RecordOf<'document'>;
 /** An index's status: its fields are not in the spec, so every field is kept as sent. */
 export type IndexStatus = IDataObject;
 
-// 'id': a string as the spec says, or a number, which bad data or an import may hold; refusing
-// the page would stop an export or the Trigger for good (the Trigger keeps both apart).
-type FieldType = 'string' | 'number' | 'object' | 'id';
+/** Each kind's fields as [name, type], listed once. */
+const FIELDS = Object.fromEntries(
+	Object.entries(RECORD_FIELDS).map(([kind, byType]) => [
+		kind,
+		Object.entries(byType).flatMap(([type, names]) =>
+			names.split(' ').map((name) => [name, type as FieldType] as const),
+		),
+	]),
+);
 
-/** The type of each listed field of a record, as the spec gives it. */
-export const RECORD_FIELDS: Record<
-	'flowRequest' | 'session' | 'document',
-	Record<string, FieldType>
-> = {
-	flowRequest: {
-		id: 'id',
-		flow_id: 'string',
-		flow_session_id: 'string',
-		status: 'string',
-		duration: 'number',
-		version: 'string',
-		body: 'object',
-		response: 'object',
-		userMessage: 'object',
-		aiMessage: 'object',
-		startTime: 'string',
-		endTime: 'string',
-		created: 'string',
-		modified: 'string',
-	},
-	session: {
-		id: 'string',
-		flow_id: 'string',
-		sessionState: 'object',
-		created: 'string',
-		modified: 'string',
-	},
-	document: {
-		id: 'string',
-		fileName: 'string',
-		contentType: 'string',
-		sizeBytes: 'number',
-		logicalPath: 'string',
-		version: 'string',
-		created: 'string',
-	},
+const WORDS: Record<FieldType, string> = {
+	string: 'a string',
+	number: 'a number',
+	object: 'an object',
+	id: 'a string or a number',
 };
-
-function hasType(value: unknown, type: FieldType): boolean {
-	if (type === 'object') return shapeOf(value) === 'an object';
-	if (type === 'id') return typeof value === 'string' || typeof value === 'number';
-	return typeof value === type;
-}
-
-/** The first listed field of `record` whose value is not of its type. */
-function wrongField(record: IDataObject, fields: Record<string, FieldType>) {
-	for (const [name, type] of Object.entries(fields)) {
-		const value = record[name];
-		if (value === undefined || value === null) continue;
-		if (hasType(value, type)) continue;
-		const expected = { object: 'an object', id: 'a string or a number' }[type as string];
-		return { name, value, expected: expected ?? `a ${type}` };
-	}
-	return undefined;
-}
 
 /** Checks each record against the spec's field types; a wrong one names the field. */
 export function checkRecords(
 	ctx: BotDojoContext,
 	answer: unknown,
-	records: readonly IDataObject[],
-	kind: keyof typeof RECORD_FIELDS,
+	records: readonly unknown[],
+	kind: RecordKind,
 	endpoint: Endpoint,
 	itemIndex?: number,
 ): void {
 	for (const record of records) {
-		const wrong = wrongField(record, RECORD_FIELDS[kind]);
-		if (!wrong) continue;
-		const expected = `records whose "${wrong.name}" is ${wrong.expected}`;
-		throw wrongAnswerError(ctx, answer, endpoint, expected, wrong.value, itemIndex);
+		if (shapeOf(record) !== 'an object') continue;
+		for (const [name, type] of FIELDS[kind]) {
+			const value = (record as IDataObject)[name];
+			if (value === undefined || value === null) continue;
+			const shape = shapeOf(value);
+			const fits =
+				type === 'id' ? shape === 'a string' || shape === 'a number' : shape === WORDS[type];
+			if (fits) continue;
+			const expected = `records whose "${name}" is ${WORDS[type]}`;
+			throw wrongAnswerError(ctx, answer, endpoint, expected, value, itemIndex);
+		}
 	}
 }
 
-/** Calls a positional endpoint whose result is a record (or a list of them), checked. */
-export async function positionalRecords<T extends IDataObject | IDataObject[]>(
-	ctx: BotDojoContext,
-	endpoint: Endpoint,
-	params: readonly unknown[],
-	shape: 'object' | 'array',
-	kind: keyof typeof RECORD_FIELDS,
-	settings: RequestSettings = {},
-): Promise<T> {
-	const answer = await positionalRequest(ctx, endpoint, params, settings);
-	return recordsOf<T>(ctx, answer, endpoint, shape, kind, settings.itemIndex);
-}
-
-/** The endpoint's record, or list of records (flow requests of a session), checked. */
-export function recordsOf<T extends IDataObject | IDataObject[]>(
+/** The endpoint's result, unwrapped, of its shape, its records (`kind`) checked. */
+export function resultOf<T>(
 	ctx: BotDojoContext,
 	answer: unknown,
 	endpoint: Endpoint,
-	shape: 'object' | 'array',
-	kind: keyof typeof RECORD_FIELDS,
+	shape: AnswerShape,
+	kind?: RecordKind,
 	itemIndex?: number,
 ): T {
-	const result = resultsOf<IDataObject | IDataObject[]>(ctx, answer, endpoint, shape, itemIndex);
-	const records = (Array.isArray(result) ? result : [result]).filter(
-		(record) => shapeOf(record) === 'an object',
-	);
-	checkRecords(ctx, answer, records, kind, endpoint, itemIndex);
+	const result = unwrapResults(answer);
+	if (shapeOf(result) !== shape) {
+		throw wrongAnswerError(ctx, answer, endpoint, shape, result, itemIndex);
+	}
+	if (kind)
+		checkRecords(ctx, answer, Array.isArray(result) ? result : [result], kind, endpoint, itemIndex);
 	return result as T;
 }
 
@@ -240,5 +150,5 @@ export function checkedRunRecord(
 	itemIndex: number,
 ): FlowRequestRecord {
 	checkRecords(ctx, record, [record], 'flowRequest', ['flows', flowId, 'run'], itemIndex);
-	return record as FlowRequestRecord;
+	return record;
 }

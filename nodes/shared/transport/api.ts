@@ -1,8 +1,7 @@
 /**
- * BotDojo's API as the nodes use it: one typed function per endpoint, each holding its path,
- * its body (positional `{ params }`, `{ body, options }` for a run, multipart for an upload) and
- * the shape of its answer. Nodes call these and never build a path or a body.
- * The endpoints are those of ../shared/spec/service-interface.md.
+ * BotDojo's API as the nodes use it (../shared/spec/service-interface.md): one typed function per
+ * endpoint, holding its path, its body (positional `{ params }`, `{ body, options }` for a run,
+ * multipart for an upload) and its answer's shape. Nodes call these and never build a request.
  */
 import {
 	NodeApiError,
@@ -13,10 +12,9 @@ import {
 
 import {
 	checkRecords,
-	positionalRecords,
-	positionalResults,
-	recordsOf,
+	resultOf,
 	wrongAnswerError,
+	type AnswerShape,
 	type DocumentRecord,
 	type FlowRequestRecord,
 	type FlowSession,
@@ -25,12 +23,25 @@ import {
 import {
 	withCancelSignal,
 	type BotDojoContext,
+	type Endpoint,
 	type FullResponse,
+	type RequestSettings,
 	type RetryPolicy,
 } from './project';
-import { botDojoRequest, positionalRequest, sendWithRetries } from './request';
+import { positionalRequest, sendWithRetries } from './request';
 
-// Flow sessions
+/** A positional endpoint's result, of its shape; `kind` names the spec's record it returns. */
+async function positional<T>(
+	ctx: BotDojoContext,
+	endpoint: Endpoint,
+	params: readonly unknown[],
+	shape: AnswerShape,
+	settings: RequestSettings,
+	kind?: Parameters<typeof checkRecords>[3],
+): Promise<T> {
+	const answer = await positionalRequest(ctx, endpoint, params, settings);
+	return resultOf<T>(ctx, answer, endpoint, shape, kind, settings.itemIndex);
+}
 
 /** A new session of the flow, holding `data` (stores of variables); runs no flow. */
 export async function createSession(
@@ -39,17 +50,10 @@ export async function createSession(
 	data: IDataObject,
 	itemIndex?: number,
 ): Promise<FlowSession> {
-	return await positionalRecords<FlowSession>(
-		ctx,
-		['flow_sessions', 'createSession'],
-		[flowId, data],
-		'object',
-		'session',
-		{ subject: { flowId }, itemIndex },
-	);
+	const settings = { subject: { flowId }, itemIndex };
+	const endpoint = ['flow_sessions', 'createSession'];
+	return await positional(ctx, endpoint, [flowId, data], 'an object', settings, 'session');
 }
-
-// Flow requests
 
 /** Every request of one session of the flow, in order. */
 export async function loadRequestsBySession(
@@ -58,17 +62,10 @@ export async function loadRequestsBySession(
 	sessionId: string,
 	itemIndex?: number,
 ): Promise<FlowRequestRecord[]> {
-	return await positionalRecords<FlowRequestRecord[]>(
-		ctx,
-		['flow_requests', 'loadByFlowSession'],
-		[flowId, sessionId],
-		'array',
-		'flowRequest',
-		{ subject: { flowId, sessionId }, itemIndex },
-	);
+	const settings = { subject: { flowId, sessionId }, itemIndex };
+	const endpoint = ['flow_requests', 'loadByFlowSession'];
+	return await positional(ctx, endpoint, [flowId, sessionId], 'an array', settings, 'flowRequest');
 }
-
-const EXPORT_ENDPOINT = ['flow_requests', 'export'] as const;
 
 export interface ExportPageQuery {
 	flowId: string;
@@ -87,52 +84,31 @@ export interface ExportAnswer {
 	hasMore: boolean;
 }
 
-/** One page of the flow's finished requests, oldest first (exportPages.ts follows the cursors). */
+/** One page of the flow's finished requests, oldest first (exportPages.ts follows the cursors).
+ *  The answer is read liberally: a bare array is a single, last page. */
 export async function exportRequestsPage(
 	ctx: BotDojoContext,
 	query: ExportPageQuery,
 	itemIndex = 0,
 ): Promise<ExportAnswer> {
 	const { flowId, afterCursor, limit, fromDate, toDate } = query;
-	const answer = await positionalRequest(
-		ctx,
-		EXPORT_ENDPOINT,
-		[flowId, afterCursor, limit, fromDate, toDate],
-		{ subject: { flowId }, itemIndex },
-	);
-	return readExportAnswer(ctx, answer, itemIndex);
-}
-
-/** `{ results, nextCursor, hasMore }`, read liberally (a bare array is a single, last page). */
-function readExportAnswer(ctx: BotDojoContext, answer: unknown, itemIndex: number): ExportAnswer {
-	const records = (list: unknown[]) => {
-		const objects = list.filter((record) => record !== null && typeof record === 'object');
-		checkRecords(
-			ctx,
-			answer,
-			objects as FlowRequestRecord[],
-			'flowRequest',
-			EXPORT_ENDPOINT,
-			itemIndex,
-		);
-		return list as FlowRequestRecord[];
-	};
-	if (Array.isArray(answer)) return { results: records(answer), hasMore: false };
-	const body = (answer ?? {}) as { results?: unknown; nextCursor?: unknown; hasMore?: unknown };
-	if (!Array.isArray(body.results)) {
-		const found = answer !== null && typeof answer === 'object' ? body.results : answer;
+	const endpoint = ['flow_requests', 'export'];
+	const params = [flowId, afterCursor, limit, fromDate, toDate];
+	const answer = await positionalRequest(ctx, endpoint, params, { subject: { flowId }, itemIndex });
+	const page = (Array.isArray(answer) ? { results: answer } : (answer ?? {})) as IDataObject;
+	if (!Array.isArray(page.results)) {
+		const found = answer !== null && typeof answer === 'object' ? page.results : answer;
 		const expected = 'a list of records in "results"';
-		throw wrongAnswerError(ctx, answer, EXPORT_ENDPOINT, expected, found, itemIndex);
+		throw wrongAnswerError(ctx, answer, endpoint, expected, found, itemIndex);
 	}
-	const cursor = body.nextCursor;
+	checkRecords(ctx, answer, page.results, 'flowRequest', endpoint, itemIndex);
+	const { nextCursor: cursor, hasMore } = page;
 	return {
-		results: records(body.results),
+		results: page.results as FlowRequestRecord[],
 		nextCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
-		hasMore: body.hasMore === true || body.hasMore === 'true',
+		hasMore: !Array.isArray(answer) && (hasMore === true || hasMore === 'true'),
 	};
 }
-
-// Running a flow
 
 export interface RunRequest {
 	flowId: string;
@@ -151,34 +127,24 @@ export interface RunRequest {
 }
 
 /**
- * POSTs a run. It is not repeatable: once BotDojo accepted it, the flow may have run, so only a
- * 429/503 (refused before running) is retried. n8n's helper replaces a request's own signal by
- * the execution's, so the helper is called on a context whose execution signal is the run's.
+ * POSTs a run; its answer is left for the run to read within its deadline and Max Stream Line.
+ * Not repeatable: once BotDojo accepted it the flow may have run, so only a 429/503 is retried.
+ * n8n's helper puts the execution's signal on a request, so the context's is the run's.
  */
 export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<FullResponse> {
-	const { flowId, sessionId } = run;
+	const { flowId, sessionId, itemIndex, abortSignal, retry, rateLimitAdvice } = run;
 	const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
+	const subject = sessionId ? { flowId, sessionId } : { flowId };
+	const settings = { subject, itemIndex, abortSignal, retry, rateLimitAdvice };
+	// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it.
 	return await sendWithRetries(
-		withCancelSignal(ctx, run.abortSignal),
+		withCancelSignal(ctx, abortSignal),
 		'POST',
 		['flows', flowId, 'run'],
 		{ body: run.body, options },
-		{
-			subject: sessionId ? { flowId, sessionId } : { flowId },
-			itemIndex: run.itemIndex,
-			repeatable: false,
-			abortSignal: run.abortSignal,
-			retry: run.retry,
-			rateLimitAdvice: run.rateLimitAdvice,
-			// 0 turns off n8n's own 300 s default: the run's deadline alone bounds it.
-			timeout: 0,
-			// Streamed or not, the run reads its answer within its deadline and Max Stream Line.
-			readByCaller: true,
-		},
+		{ ...settings, repeatable: false, timeout: 0, readByCaller: true },
 	);
 }
-
-// Documents
 
 export interface DocumentUpload {
 	file: Blob;
@@ -187,8 +153,6 @@ export interface DocumentUpload {
 	/** Custom attributes stored with the document. */
 	meta?: IDataObject;
 }
-
-const UPLOAD_ENDPOINT = ['documents', 'upload-file'];
 
 /** Stores a file under its logical path (multipart, named fields). */
 export async function uploadDocument(
@@ -201,20 +165,17 @@ export async function uploadDocument(
 	form.append('fileName', upload.fileName);
 	form.append('logicalPath', upload.logicalPath);
 	if (upload.meta) form.append('meta', JSON.stringify(upload.meta));
+	const endpoint = ['documents', 'upload-file'];
 	const settings = { itemIndex, subject: { logicalPath: upload.logicalPath } };
-	const answer = await botDojoRequest(ctx, 'POST', UPLOAD_ENDPOINT, form, settings).catch(
-		(error: unknown) => Promise.reject(explainUploadRefusal(error)),
-	);
-	return recordsOf<DocumentRecord>(ctx, answer, UPLOAD_ENDPOINT, 'object', 'document', itemIndex);
-}
-
-/** A 403 on upload has two causes a user can act on: both are said in the message itself. */
-function explainUploadRefusal(error: unknown): unknown {
-	if (error instanceof NodeApiError && error.httpCode === '403') {
-		error.message =
-			'The API key may not upload documents (403): it lacks upload permission, or it is a flow key';
-	}
-	return error;
+	const response = await sendWithRetries(ctx, 'POST', endpoint, form, settings).catch((error) => {
+		// A 403 here has two causes a user can act on: the message says both.
+		if (error instanceof NodeApiError && error.httpCode === '403') {
+			error.message =
+				'The API key may not upload documents (403): it lacks upload permission, or it is a flow key';
+		}
+		throw error;
+	});
+	return resultOf(ctx, response.body, endpoint, 'an object', 'document', itemIndex);
 }
 
 /** The record of the latest version of the document stored under `logicalPath`. */
@@ -223,14 +184,9 @@ export async function loadDocumentByLogicalPath(
 	logicalPath: string,
 	itemIndex?: number,
 ): Promise<DocumentRecord> {
-	return await positionalRecords<DocumentRecord>(
-		ctx,
-		['documents', 'loadByLogicalPath'],
-		[logicalPath],
-		'object',
-		'document',
-		{ subject: { logicalPath }, itemIndex },
-	);
+	const settings = { subject: { logicalPath }, itemIndex };
+	const endpoint = ['documents', 'loadByLogicalPath'];
+	return await positional(ctx, endpoint, [logicalPath], 'an object', settings, 'document');
 }
 
 /** A link that downloads the document's version without a key until `expires` (ISO 8601). */
@@ -240,28 +196,20 @@ export async function getTemporarySignedUrl(
 	expires: string,
 	itemIndex?: number,
 ): Promise<string> {
-	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-	const url = await positionalResults<string>(
-		ctx,
-		['documents', 'getTemporarySignedUrl'],
-		[document, expires],
-		'string',
-		{
-			subject: { documentId: text(document.id), logicalPath: text(document.logicalPath) },
-			itemIndex,
-		},
-	);
-	if (url === '') {
-		throw new NodeApiError(ctx.getNode(), { answer: '' } as JsonObject, {
-			message: 'BotDojo answered without a download link',
-			description: 'documents/getTemporarySignedUrl returned an empty text instead of the link.',
-			itemIndex,
-		});
-	}
-	return url;
+	const { id, logicalPath } = document;
+	const subject = { documentId: id ?? undefined, logicalPath: logicalPath ?? undefined };
+	const endpoint = ['documents', 'getTemporarySignedUrl'];
+	const url = await positional<string>(ctx, endpoint, [document, expires], 'a string', {
+		subject,
+		itemIndex,
+	});
+	if (url !== '') return url;
+	throw new NodeApiError(ctx.getNode(), { answer: '' } as JsonObject, {
+		message: 'BotDojo answered without a download link',
+		description: 'documents/getTemporarySignedUrl returned an empty text instead of the link.',
+		itemIndex,
+	});
 }
-
-// Indexes
 
 /** Whether the index is ready, and how much it holds. */
 export async function getIndexStatus(
@@ -269,10 +217,8 @@ export async function getIndexStatus(
 	indexId: string,
 	itemIndex?: number,
 ): Promise<IndexStatus> {
-	return await positionalResults<IndexStatus>(ctx, ['indexes', 'getStatus'], [indexId], 'object', {
-		subject: { indexId },
-		itemIndex,
-	});
+	const settings = { subject: { indexId }, itemIndex };
+	return await positional(ctx, ['indexes', 'getStatus'], [indexId], 'an object', settings);
 }
 
 /** The chunks of the index whose metadata match `query` (e.g. {"page": {"$gte": 2}}). */
@@ -282,11 +228,12 @@ export async function queryIndexMetadata(
 	query: IDataObject,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
-	return await positionalResults<IDataObject[]>(
+	const settings = { subject: { indexId }, itemIndex };
+	return await positional(
 		ctx,
 		['indexes', 'queryMetadata'],
 		[indexId, query],
-		'array',
-		{ subject: { indexId }, itemIndex },
+		'an array',
+		settings,
 	);
 }

@@ -1,133 +1,103 @@
 /**
  * Failures as a non-programmer can act on them: one NodeApiError mapping for every node, never
  * showing the API key. Whether retrying is safe is said only for running a flow, the one
- * request where a retry could repeat something. Failures with no HTTP status: networkErrors.ts.
+ * request where a retry could repeat something.
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
+import type { BotDojoContext, ProjectCredentials, RequestSettings } from './project';
 import { quoteAnswer, redact, redactDeep } from './redaction';
-import type {
-	BotDojoContext,
-	ProjectCredentials,
-	RequestSettings,
-	RequestSubject,
-} from './project';
 
-/** The longest quote of the service's own words in a message. */
-const SAID_CHARS = 500;
+/** A bound of ANSWER_LIMITS (request.ts) that an answer reached: its message names the bound. */
+export class AnswerBoundReached extends Error {}
+
+/** The connection failed while an answer was being read: `cause` says how. */
+export class AnswerBrokeOffError extends Error {
+	constructor(readonly cause: unknown) {
+		super((cause as Error)?.message ?? String(cause));
+	}
+}
+
+const MESSAGE_KEYS = ['error', 'message', 'detail', 'error_description'];
 
 /**
- * The service's own words about a failure, from any of the error shapes seen in the wild, whole:
- * quote them with quoteAnswer, which redacts the key before it shortens them.
+ * The service's own words about a failure, from any error shape seen in the wild, whole (quote
+ * them with saidByService). A stack, not recursion, at most 8 levels: any answer gives a message.
  */
 export function serviceMessage(body: unknown): string | undefined {
-	// A stack, not recursion, and at most MESSAGE_DEPTH levels: any answer gives a message.
 	const stack = [{ value: body, depth: 0 }];
-	while (stack.length > 0) {
-		const { value, depth } = stack.pop()!;
+	for (let next = stack.pop(); next; next = stack.pop()) {
+		const { value, depth } = next;
 		if (typeof value === 'string') {
 			if (value.trim()) return value.trim();
-			continue;
-		}
-		if (value === null || typeof value !== 'object' || depth >= MESSAGE_DEPTH) continue;
-		// Reversed, so that the first key is looked at first.
-		for (const key of [...MESSAGE_KEYS].reverse()) {
-			const inner = (value as Record<string, unknown>)[key];
-			if (typeof inner === 'string' || (inner && typeof inner === 'object')) {
-				stack.push({ value: inner, depth: depth + 1 });
+		} else if (value !== null && typeof value === 'object' && depth < 8) {
+			for (const key of [...MESSAGE_KEYS].reverse()) {
+				const inner = (value as Record<string, unknown>)[key];
+				if (typeof inner === 'string' || (inner && typeof inner === 'object'))
+					stack.push({ value: inner, depth: depth + 1 });
 			}
 		}
 	}
 	return undefined;
 }
 
-const MESSAGE_KEYS = ['error', 'message', 'detail', 'error_description'];
-
-/** How deep serviceMessage looks for words: `{ "error": { "message": … } }` is 2. */
-const MESSAGE_DEPTH = 8;
-
-/** The service's words about a failure, quoted: the key redacted, then cut to SAID_CHARS. */
+/** The service's words about a failure: the key redacted, then cut to 500 characters. */
 export function saidByService(body: unknown, apiKey: string): string | undefined {
 	const whole = serviceMessage(body);
-	return whole === undefined ? undefined : quoteAnswer(whole, apiKey, SAID_CHARS);
+	return whole === undefined ? undefined : quoteAnswer(whole, apiKey, 500);
 }
 
-function describeSubject(credentials: ProjectCredentials, subject: RequestSubject = {}): string {
-	const ids = [
-		`account "${credentials.accountId}"`,
-		`project "${credentials.projectId}"`,
-		subject.flowId !== undefined && `flow "${subject.flowId}"`,
-		subject.sessionId !== undefined && `session "${subject.sessionId}"`,
-		subject.indexId !== undefined && `index "${subject.indexId}"`,
-		subject.documentId !== undefined && `document "${subject.documentId}"`,
-		subject.logicalPath !== undefined && `logical path "${subject.logicalPath}"`,
-	].filter(Boolean);
-	return ids.join(', ');
+export function retryAdvice(safeToRetry: boolean): string {
+	return safeToRetry
+		? 'Safe to retry: BotDojo did not run anything.'
+		: 'Not safe to retry blindly: the flow may have run already, and running it again repeats what it does (e.g. sends an e-mail twice).';
 }
+
+/** The ids a request used: how a message names each, and where the user sets it. */
+function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
+	const s = settings.subject ?? {};
+	const node = (what: string) => `the ${what} in the node`;
+	const credential = (what: string) => `the ${what} of the BotDojo API credential`;
+	return [
+		{ name: 'account', id: credentials.accountId, where: credential('Account ID') },
+		{ name: 'project', id: credentials.projectId, where: credential('Project ID') },
+		{ name: 'flow', id: s.flowId, where: node('Flow ID') },
+		{ name: 'session', id: s.sessionId, where: node('Session ID') },
+		{ name: 'index', id: s.indexId, where: node('Index ID') },
+		{ name: 'document', id: s.documentId, where: node('document') },
+		{ name: 'logical path', id: s.logicalPath, where: node('Logical Path') },
+	];
+}
+
+/** The id BotDojo said it did not find: the one its message names first (not inside a path). */
+function missingId(said: string, ids: ReturnType<typeof idsUsed>) {
+	let first: { id: string; where: string; at: number } | undefined;
+	// The node's ids before the credential's when two start at the same place.
+	for (const { id, where } of [...ids.slice(2), ...ids.slice(0, 2)]) {
+		if (!id) continue;
+		let at = said.indexOf(id);
+		while (at > 0 && said[at - 1] === '/') at = said.indexOf(id, at + 1);
+		if (at >= 0 && (!first || at < first.at)) first = { id, where, at };
+	}
+	return first;
+}
+
+const TOO_LARGE: Record<number, string> = {
+	413: 'the body is too large',
+	414: 'the address is too long',
+	431: 'the request line or headers are too long',
+};
 
 interface FailureFacts {
 	attempts: number;
 	retryAfter?: string;
-	/** The URL called: a 404 says its path, so that a moved endpoint can be reported. */
+	/** The URL called: a 404 on documents or indexes says its path. */
 	url?: string;
 	/** Where a 3xx pointed. */
 	location?: string;
 }
 
-/** The ids a request used, each with where the user sets it. */
-function idsUsed(
-	credentials: ProjectCredentials,
-	subject: RequestSubject = {},
-): Array<{ id: string; where: string }> {
-	const node = 'in the node';
-	const ids = [
-		{ id: subject.flowId, where: `the Flow ID ${node}` },
-		{ id: subject.sessionId, where: `the Session ID ${node}` },
-		{ id: subject.indexId, where: `the Index ID ${node}` },
-		{ id: subject.documentId, where: `the document ${node}` },
-		{ id: subject.logicalPath, where: `the Logical Path ${node}` },
-		{
-			id: credentials.accountId,
-			where: 'the Account ID of the BotDojo API credential',
-		},
-		{
-			id: credentials.projectId,
-			where: 'the Project ID of the BotDojo API credential',
-		},
-	];
-	return ids.filter((entry): entry is { id: string; where: string } => !!entry.id);
-}
-
-/** The id BotDojo said it did not find: the one its message names first. */
-function missingId(
-	said: string | undefined,
-	credentials: ProjectCredentials,
-	subject?: RequestSubject,
-) {
-	if (!said) return undefined;
-	let first: { id: string; where: string; at: number } | undefined;
-	for (const entry of idsUsed(credentials, subject)) {
-		// An id inside a path ("/accounts/acc_1/…") is where the request went, not what is missing.
-		let at = said.indexOf(entry.id);
-		while (at > 0 && said[at - 1] === '/') at = said.indexOf(entry.id, at + 1);
-		if (at >= 0 && (!first || at < first.at)) first = { ...entry, at };
-	}
-	return first;
-}
-
-/** Documents and indexes: the docs show other paths than the spec, so a 404 says the path. */
-function pathNote(url: string | undefined): string {
-	if (!url || !/\/(documents|indexes)\//.test(url)) return '';
-	let path = url;
-	try {
-		path = new URL(url).pathname;
-	} catch {
-		// not a URL: shown as it is
-	}
-	return ` Path called: POST ${path}. If the ids are right, report this path: BotDojo may have moved the endpoint.`;
-}
-
-/** Maps an HTTP failure to a NodeApiError whose message a non-programmer can act on. */
+/** An HTTP failure as a NodeApiError a non-programmer can act on. */
 export function apiError(
 	ctx: BotDojoContext,
 	statusCode: number,
@@ -138,85 +108,77 @@ export function apiError(
 ): NodeApiError {
 	const said = saidByService(body, credentials.apiKey);
 	const saidLine = said ? `BotDojo said: "${said}". ` : '';
-	const used = describeSubject(credentials, settings.subject);
+	const ids = idsUsed(credentials, settings);
+	const used = ids
+		.filter((entry, at) => at < 2 || entry.id !== undefined)
+		.map(({ name, id }) => `${name} "${id}"`)
+		.join(', ');
 	const repeatable = settings.repeatable !== false;
-	let message: string;
-	let description: string;
-	let safeToRetry: boolean;
+	let [message, description, safeToRetry] = [
+		`BotDojo answered with status ${statusCode}`,
+		saidLine,
+		true,
+	];
 
-	switch (true) {
-		case statusCode >= 300 && statusCode < 400: {
-			const target = redirectTarget(facts.location, facts.url);
-			message = `BotDojo's address answered with a redirect (${statusCode}) to ${target.origin}, which was not followed`;
-			description = `Nothing was sent to ${target.origin}: the API key goes only to the Base URL of the BotDojo API credential. If ${target.origin} is BotDojo, set the Base URL there (${target.baseUrl}).`;
-			safeToRetry = true;
-			break;
-		}
-		case statusCode === 400:
-			message = `BotDojo refused the request as invalid${said ? `: ${said}` : ''}`;
-			description = `Check the node's parameters. Ids used: ${used}.`;
-			safeToRetry = true;
-			break;
-		case statusCode === 413 || statusCode === 414 || statusCode === 431:
-			// Too large for BotDojo or a proxy before it: refused before it reached any flow.
-			message = `The request was too large for BotDojo or a proxy before it (${statusCode}: ${TOO_LARGE[statusCode]})`;
-			description = `${saidLine}Nothing ran. Shorten what the node sends (ids, the message, the file). Ids used: ${used}.`;
-			safeToRetry = true;
-			break;
-		case statusCode === 401:
-			message = 'BotDojo rejected the API key (401)';
-			description = `${saidLine}Open the BotDojo API credential and paste the key again, exactly as BotDojo showed it and without "Bearer". Keys are created under Project Settings → API Keys.`;
-			safeToRetry = true;
-			break;
-		case statusCode === 403:
-			message = 'The API key is not allowed to do this (403)';
-			description = `${saidLine}A flow key can only run the one flow it was made for; every other flow, and documents, sessions, exports and indexes, need a project key. Uploading also needs a key with upload permission. Ids used: ${used}.`;
-			safeToRetry = true;
-			break;
-		case statusCode === 404: {
-			// BotDojo's own words say best what is missing; the ids named are only the one it
-			// said, when it said one, else every id the request used.
-			const missing = missingId(said, credentials, settings.subject);
-			message = `BotDojo could not find ${said ? `it: ${said}` : 'what was asked for'}`;
-			description = missing
-				? `Check ${missing.where} ("${missing.id}").`
-				: `One of these does not exist or is not visible to this key: ${used}. Check the ids in the node and in the credential.`;
-			description += pathNote(facts.url);
-			safeToRetry = true;
-			break;
-		}
-		case statusCode === 429:
-			message = 'BotDojo is limiting the request rate (429)';
-			description = `${saidLine}Gave up after ${facts.attempts} attempt(s)${facts.retryAfter ? `; BotDojo asked to wait ${facts.retryAfter} s` : ''}. ${settings.rateLimitAdvice ?? 'Send fewer requests at once'}, or run the workflow later.`;
-			safeToRetry = true;
-			break;
-		case statusCode === 503:
-			message = 'BotDojo is temporarily unavailable (503)';
-			description = `${saidLine}Gave up after ${facts.attempts} attempt(s). Try again in a few minutes.`;
-			safeToRetry = true;
-			break;
-		case statusCode >= 500:
-			message = `BotDojo could not handle the request (${statusCode})`;
-			description = `${saidLine}${repeatable ? 'Try again later.' : 'The flow may already have run, so it was not retried automatically.'}`;
-			safeToRetry = repeatable;
-			break;
-		default:
-			message = `BotDojo answered with status ${statusCode}`;
-			description = saidLine;
-			safeToRetry = repeatable;
-	}
+	if (statusCode >= 300 && statusCode < 400) {
+		const { origin, baseUrl } = redirectTarget(facts.location, facts.url);
+		message = `BotDojo's address answered with a redirect (${statusCode}) to ${origin}, which was not followed`;
+		description = `Nothing was sent to ${origin}: the API key goes only to the Base URL of the BotDojo API credential. If ${origin} is BotDojo, set the Base URL there (${baseUrl}).`;
+	} else if (statusCode === 400) {
+		message = `BotDojo refused the request as invalid${said ? `: ${said}` : ''}`;
+		description = `Check the node's parameters. Ids used: ${used}.`;
+	} else if (TOO_LARGE[statusCode]) {
+		message = `The request was too large for BotDojo or a proxy before it (${statusCode}: ${TOO_LARGE[statusCode]})`;
+		description = `${saidLine}Nothing ran. Shorten what the node sends (ids, the message, the file). Ids used: ${used}.`;
+	} else if (statusCode === 401) {
+		message = 'BotDojo rejected the API key (401)';
+		description = `${saidLine}Open the BotDojo API credential and paste the key again, exactly as BotDojo showed it and without "Bearer". Keys are created under Project Settings → API Keys.`;
+	} else if (statusCode === 403) {
+		message = 'The API key is not allowed to do this (403)';
+		description = `${saidLine}A flow key can only run the one flow it was made for; every other flow, and documents, sessions, exports and indexes, need a project key. Uploading also needs a key with upload permission. Ids used: ${used}.`;
+	} else if (statusCode === 404) {
+		// BotDojo's words say best what is missing: name the id they name, else every id used.
+		const missing = said ? missingId(said, ids) : undefined;
+		message = `BotDojo could not find ${said ? `it: ${said}` : 'what was asked for'}`;
+		description = missing
+			? `Check ${missing.where} ("${missing.id}").`
+			: `One of these does not exist or is not visible to this key: ${used}. Check the ids in the node and in the credential.`;
+		// The docs show other paths for documents and indexes than the spec.
+		const path = facts.url && /\/(documents|indexes)\//.test(facts.url) ? pathOf(facts.url) : '';
+		if (path)
+			description += ` Path called: POST ${path}. If the ids are right, report this path: BotDojo may have moved the endpoint.`;
+	} else if (statusCode === 429) {
+		message = 'BotDojo is limiting the request rate (429)';
+		description = `${saidLine}Gave up after ${facts.attempts} attempt(s)${facts.retryAfter ? `; BotDojo asked to wait ${facts.retryAfter} s` : ''}. ${settings.rateLimitAdvice ?? 'Send fewer requests at once'}, or run the workflow later.`;
+	} else if (statusCode === 503) {
+		message = 'BotDojo is temporarily unavailable (503)';
+		description = `${saidLine}Gave up after ${facts.attempts} attempt(s). Try again in a few minutes.`;
+	} else if (statusCode >= 500) {
+		message = `BotDojo could not handle the request (${statusCode})`;
+		description = `${saidLine}${repeatable ? 'Try again later.' : 'The flow may already have run, so it was not retried automatically.'}`;
+		safeToRetry = repeatable;
+	} else safeToRetry = repeatable;
 
-	if (settings.repeatable === false) description += ` ${retryAdvice(safeToRetry)}`;
+	if (!repeatable) description += ` ${retryAdvice(safeToRetry)}`;
+	const { apiKey } = credentials;
 	return new NodeApiError(
 		ctx.getNode(),
-		{ statusCode, body: redactBody(body, credentials.apiKey) } as JsonObject,
+		{ statusCode, body: body === undefined ? null : redactDeep(body, apiKey) } as JsonObject,
 		{
-			message: redact(message, credentials.apiKey),
-			description: redact(description.trim(), credentials.apiKey),
+			message: redact(message, apiKey),
+			description: redact(description.trim(), apiKey),
 			httpCode: String(statusCode),
 			itemIndex: settings.itemIndex,
 		},
 	);
+}
+
+function pathOf(url: string): string {
+	try {
+		return new URL(url).pathname;
+	} catch {
+		return url;
+	}
 }
 
 /** Where a redirect pointed: its origin, and the Base URL it implies (up to `/accounts/`). */
@@ -230,18 +192,50 @@ function redirectTarget(location: string | undefined, from: string | undefined) 
 	}
 }
 
-const TOO_LARGE: Record<number, string> = {
-	413: 'the body is too large',
-	414: 'the address is too long',
-	431: 'the request line or headers are too long',
-};
-
-export function retryAdvice(safeToRetry: boolean): string {
-	return safeToRetry
-		? 'Safe to retry: BotDojo did not run anything.'
-		: 'Not safe to retry blindly: the flow may have run already, and running it again repeats what it does (e.g. sends an e-mail twice).';
+/** n8n's helper wraps network errors: the system code is on the error, its cause, or httpCode. */
+function failureCode(error: unknown): string {
+	const wrapped = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown } };
+	for (const candidate of [wrapped?.code, wrapped?.cause?.code, wrapped?.httpCode]) {
+		if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
+	}
+	return '';
 }
 
-function redactBody(body: unknown, apiKey: string): unknown {
-	return body === undefined ? null : redactDeep(body, apiKey);
+/** A failure with no whole HTTP answer: refused connection, DNS, timeout, Stop, cut answer.
+ *  `waiting`: it came during a Retry-After wait, when nothing was sent. */
+export function transportError(
+	ctx: BotDojoContext,
+	error: unknown,
+	credentials: ProjectCredentials,
+	settings: RequestSettings,
+	waiting = false,
+): NodeApiError {
+	const brokeOff = error instanceof AnswerBrokeOffError;
+	const code = failureCode(brokeOff ? error.cause : error);
+	const raw = redact((error as Error)?.message ?? String(error), credentials.apiKey);
+	let safeToRetry = waiting || settings.repeatable !== false;
+	let message = `The connection to BotDojo was lost: ${raw}`;
+	if (error instanceof AnswerBoundReached) message = error.message;
+	else if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
+		const ms = settings.timeout ?? 0;
+		message = `BotDojo did not answer within the timeout${ms > 0 ? ` of ${ms} ms` : ''}`;
+	} else if (brokeOff || (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw))) {
+		// Read by the transport, or axios' "stream has been aborted" (a Stop is ERR_CANCELED).
+		message = 'The connection to BotDojo broke before its whole answer had arrived';
+	} else if (code === 'ERR_CANCELED' || /aborted|cancel/i.test(raw)) {
+		// n8n marks a stopped execution as canceled only with this spelling.
+		message = 'The request to BotDojo was canceled';
+	} else if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
+		const why =
+			code === 'ECONNREFUSED' ? 'the connection was refused' : 'the host name was not found';
+		message = `Could not reach BotDojo at ${credentials.baseUrl}: ${why}`;
+		safeToRetry = true; // nothing was sent
+	}
+	// Messages name no system code: n8n would replace such a message with its own.
+	const advice = settings.repeatable === false ? ` ${retryAdvice(safeToRetry)}` : '';
+	return new NodeApiError(ctx.getNode(), { message: raw, systemCode: code } as JsonObject, {
+		message,
+		description: `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}.${advice}`,
+		itemIndex: settings.itemIndex,
+	});
 }

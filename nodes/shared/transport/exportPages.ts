@@ -1,11 +1,8 @@
-/**
- * The export pager: cursor pagination over BotDojo's flow request export (api.ts), shared by the
- * Export Requests node and the Trigger. Pagination that makes no progress stops with an error
- * instead of looping.
- */
+/** The export pager: the cursors of BotDojo's flow request export (api.ts) followed, for the
+ *  Export Requests node and the Trigger. */
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { exportRequestsPage, type ExportAnswer } from './api';
+import { exportRequestsPage } from './api';
 import type { BotDojoContext } from './project';
 
 /** BotDojo's largest export page. */
@@ -53,60 +50,68 @@ export interface ExportPage {
 
 /**
  * The export's pages, in order. With a limit, each request asks for no more than the records
- * still wanted, so a page's `nextCursor` always points just after the last record returned.
+ * still wanted, so a page's `nextCursor` points just after the last record returned. Paging that
+ * does not advance (an empty page or no cursor with `hasMore`, a cursor sent before, records not
+ * after the previous page's last) stops with an error instead of looping.
  */
 export async function* exportPages(
 	ctx: BotDojoContext,
 	query: ExportQuery,
 	itemIndex = 0,
 ): AsyncGenerator<ExportPage, void, undefined> {
+	const { flowId, fromDate, toDate } = query;
 	const cursorsSent = new Set<string>();
 	let afterCursor = query.startCursor || undefined;
 	let remaining = query.limit ?? Number.POSITIVE_INFINITY;
-	let page = 0;
 	let lastPlace: Place | undefined;
-
-	while (remaining > 0) {
-		page++;
+	for (let page = 1; remaining > 0; page++) {
 		if (afterCursor !== undefined) cursorsSent.add(afterCursor);
-		const size = Math.min(query.pageSize, remaining);
-		const { flowId, fromDate, toDate } = query;
+		const limit = Math.min(query.pageSize, remaining);
 		const answer = await exportRequestsPage(
 			ctx,
-			{ flowId, afterCursor, limit: size, fromDate, toDate },
+			{ flowId, afterCursor, limit, fromDate, toDate },
 			itemIndex,
 		);
+		const { results, nextCursor } = answer;
 		// A page larger than asked for is cut, so the limit holds whatever BotDojo sends; its
 		// cursor then points past records not returned, so it is not handed on.
-		const cut = answer.results.length > remaining;
-		const records = cut ? answer.results.slice(0, remaining) : answer.results;
+		const cut = results.length > remaining;
+		const records = cut ? results.slice(0, remaining) : results;
 		remaining -= records.length;
-		const hasMore = answer.hasMore && remaining > 0;
-
-		if (hasMore) {
-			const stuck = noProgress(answer, cursorsSent);
-			if (stuck) throw stalled(ctx, stuck, page, query, itemIndex);
+		const goesOn = answer.hasMore && remaining > 0;
+		const firstPlace = placeOf(results[0]);
+		let stuck: string | undefined;
+		if (goesOn && results.length === 0)
+			stuck = 'it said more records follow but sent an empty page';
+		else if (goesOn && nextCursor === undefined)
+			stuck = 'it said more records follow but sent no cursor';
+		else if (goesOn && cursorsSent.has(nextCursor!))
+			stuck = 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
+		else if (lastPlace && firstPlace && !isAfter(firstPlace, lastPlace))
+			stuck = `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
+		if (stuck) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stuck}`,
+				{
+					itemIndex,
+					description: `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`,
+				},
+			);
 		}
-		// New cursors alone are no progress: the records must move forward too.
-		const firstPlace = placeOf(answer.results[0]);
-		if (lastPlace && firstPlace && !isAfter(firstPlace, lastPlace)) {
-			const reason = `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
-			throw stalled(ctx, reason, page, query, itemIndex);
-		}
-		lastPlace = placeOf(answer.results[answer.results.length - 1]) ?? lastPlace;
+		lastPlace = placeOf(results[results.length - 1]) ?? lastPlace;
 		yield {
 			records,
 			afterCursor,
-			nextCursor: cut ? undefined : answer.nextCursor,
+			nextCursor: cut ? undefined : nextCursor,
 			hasMore: answer.hasMore || cut,
 		};
-		if (!hasMore) return;
-		afterCursor = answer.nextCursor;
+		if (!goesOn) return;
+		afterCursor = nextCursor;
 	}
 }
 
-/** A record's place in the export's order: `modified`, then id (the emulator's; the spec
- *  pages on `modified`). */
+/** A record's place in the export's order: `modified`, then id (the spec pages on `modified`). */
 interface Place {
 	modified: string;
 	at: number;
@@ -123,31 +128,4 @@ function placeOf(record: IDataObject | undefined): Place | undefined {
 /** Later, or as late with another id: how ids order at the same time is BotDojo's own. */
 function isAfter(next: Place, last: Place): boolean {
 	return next.at > last.at || (next.at === last.at && next.id !== last.id);
-}
-
-/** Why following this answer would not move forward, or undefined when it would. */
-function noProgress(answer: ExportAnswer, cursorsSent: Set<string>): string | undefined {
-	if (answer.results.length === 0) return 'it said more records follow but sent an empty page';
-	if (answer.nextCursor === undefined) return 'it said more records follow but sent no cursor';
-	if (cursorsSent.has(answer.nextCursor)) {
-		return 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
-	}
-	return undefined;
-}
-
-function stalled(
-	ctx: BotDojoContext,
-	reason: string,
-	page: number,
-	query: ExportQuery,
-	itemIndex: number,
-): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`BotDojo's export of flow "${query.flowId}" stopped making progress on page ${page}: ${reason}`,
-		{
-			itemIndex,
-			description: `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`,
-		},
-	);
 }
