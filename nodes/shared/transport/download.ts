@@ -1,7 +1,6 @@
 /**
- * The download of a temporary signed link: from BotDojo's file storage, not its API, so without
- * the API key. The link comes from BotDojo's answer, so a broken or hostile service could point
- * it (or a redirect) inside the network n8n runs in: every address is checked before it is fetched.
+ * The download of a signed link, from BotDojo's file storage without the API key. A broken or
+ * hostile service could point a link (or a redirect) inside n8n's network: each address is checked.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
@@ -13,15 +12,11 @@ import { redactDeep } from './redaction';
 import { DEFAULT_RETRY, header, readErrorBody, retryWhileRateLimited } from './request';
 
 const MAX_REDIRECTS = 5; // a storage may redirect once or twice
-
 /** A file's body as it arrives, for n8n's binary data (never held whole here). */
 type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
-/**
- * Downloads the file behind a signed link. The signature is its authorisation, so the request
- * carries no credential. Redirects are followed here, hop by hop, each checked, never by the HTTP
- * client. `expiresAt` (epoch ms) is the expiry asked for, to tell an expired link from others.
- */
+/** Downloads a signed link with no credential (its signature authorises it), following redirects
+ *  hop by hop, each checked. `expiresAt` (epoch ms), the expiry asked for, tells an expired link. */
 export async function downloadSignedUrl(
 	ctx: IExecuteFunctions,
 	url: string,
@@ -37,8 +32,7 @@ export async function downloadSignedUrl(
 	const checked = async (text: string, from?: URL): Promise<URL> => {
 		const link = urlOf(text, from);
 		const problem = link
-			? (linkProblem(link, baseUrl, from) ??
-				(isOwnLocalAddress(link, baseUrl) ? undefined : await egressProblem(ctx, link)))
+			? (linkProblem(link, baseUrl, from) ?? (await egressProblem(ctx, link, baseUrl)))
 			: 'it is not a valid address';
 		if (link && !problem) return link;
 		const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
@@ -50,12 +44,11 @@ export async function downloadSignedUrl(
 	};
 	let link = await checked(url);
 	for (let redirects = 0; ; redirects++) {
-		const target = link;
 		const response = await retryWhileRateLimited({
 			send: async () =>
 				(await ctx.helpers.httpRequest({
 					method: 'GET',
-					url: target.href,
+					url: link.href,
 					encoding: 'stream',
 					disableFollowRedirect: true,
 					returnFullResponse: true,
@@ -94,12 +87,8 @@ export async function downloadSignedUrl(
 		if (!location || redirects >= MAX_REDIRECTS) {
 			const { statusCode } = response;
 			const why = location ? `more than ${MAX_REDIRECTS} times` : 'without saying where to';
-			const message = `The download link redirected ${why} (${statusCode})`;
-			throw fail(
-				{ statusCode },
-				message,
-				`Nothing was downloaded. Get a new link. Link: ${shownLink}.`,
-			);
+			const advice = `Nothing was downloaded. Get a new link. Link: ${shownLink}.`;
+			throw fail({ statusCode }, `The download link redirected ${why} (${statusCode})`, advice);
 		}
 		link = await checked(location, link);
 	}
@@ -125,14 +114,13 @@ function refusalWords(status: number, said: string | undefined, expiresAt: numbe
 	return [`The file could not be downloaded: the link answered ${status}`, ''];
 }
 
-/**
- * Why n8n's egress filter refuses `link`, on an n8n that offers one. 'enforced': n8n's SSRF rules
- * even where the instance has them off. It resolves the host name and checks every address; a
- * name that cannot be looked up is refused, as its download could reach an unchecked address.
- */
-async function egressProblem(ctx: IExecuteFunctions, link: URL): Promise<string | undefined> {
+/** Why n8n's egress filter (where n8n has one) refuses `link`: it resolves the name and checks each
+ *  address by n8n's SSRF rules, 'enforced' even where they are off. A name that cannot be looked up
+ *  is refused too: its download could reach an address that was never checked. */
+async function egressProblem(ctx: IExecuteFunctions, link: URL, baseUrl: string) {
 	const helpers: Partial<IExecuteFunctions['helpers']> = ctx.helpers;
-	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
+	if (isOwnLocalAddress(link, baseUrl) || typeof helpers.getSecureEgressFilter !== 'function')
+		return undefined;
 	const filter = helpers.getSecureEgressFilter('enforced');
 	const verdict = await filter.validateUrl(link).catch(() => undefined);
 	if (!verdict)
@@ -143,11 +131,8 @@ async function egressProblem(ctx: IExecuteFunctions, link: URL): Promise<string 
 	return `it leads to an address n8n's SSRF rules block${where ? ` (${ip})` : ''}: ${verdict.error.message}. An n8n administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES`;
 }
 
-/**
- * Why `link` must not be fetched, as written, or undefined when it may. Only when the credential's
- * Base URL is itself a local http address (the emulator, a test setup) may a link be http or
- * local, and then only to that same origin. A redirect (`from`) must stay on its host.
- */
+/** Why `link` must not be fetched, as written. Only a local http Base URL (the emulator, a test
+ *  setup) lets a link be http or local, at that origin only. A redirect must stay on its host. */
 export function linkProblem(link: URL, baseUrl: string, from?: URL): string | undefined {
 	const own = isOwnLocalAddress(link, baseUrl);
 	if (link.protocol !== 'https:' && link.protocol !== 'http:')
@@ -168,19 +153,14 @@ function isOwnLocalAddress(link: URL, baseUrl: string): boolean {
 }
 
 /** The link without its query (the signature) or user info: enough to say where, nothing to reuse. */
-export function linkWithoutSignature(url: string | URL): string {
+function linkWithoutSignature(url: string | URL): string {
 	const link = typeof url === 'string' ? urlOf(url) : url;
 	if (!link) return 'the download link';
 	return `${link.protocol}//${link.protocol === 'file:' ? '' : link.host}${link.pathname}`;
 }
 
-function urlOf(text: string, base?: URL): URL | undefined {
-	try {
-		return new URL(text, base);
-	} catch {
-		return undefined;
-	}
-}
+const urlOf = (text: string, base?: URL) =>
+	URL.canParse(text, base) ? new URL(text, base) : undefined;
 
 /** IPv4 not on the public internet, in dotted decimal: 0/8, 10/8, 127/8, 224/4 (multicast) and
  *  240/4 (reserved, broadcast); 100.64/10 (carrier-grade NAT); 169.254/16 (link-local, cloud
@@ -195,12 +175,9 @@ const PRIVATE_IPV4 =
 const PRIVATE_IPV6 =
 	/^(::(ffff:)?|64:ff9b::)([\da-f]{1,4}(:[\da-f]{1,4})?)?$|^64:ff9b:1:|^(f[cdf][\da-f]|fe[89a-f])[\da-f]:/;
 
-/**
- * Whether a host name is this machine or a private, shared, reserved or multicast address, as
- * written (not looked up). The URL parser writes each address one way (127.1, 0x7f.0.0.1 and
- * 2130706433 as 127.0.0.1; IPv6 short and lower-case). A trailing dot names the same host; an
- * IPv6 address that cannot be read is not fetched.
- */
+/** Whether a host is this machine or a private, shared, reserved or multicast address, as written.
+ *  The URL parser writes each address one way (127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1; IPv6
+ *  short and lower-case). A trailing dot names the same host; an unreadable IPv6 is refused. */
 export function isPrivateHost(hostname: string): boolean {
 	const bare = hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
 	const ipv6 = bare.includes(':');
