@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 
 import type { FaultParams } from '../../emulator/types';
-import { isPrivateHost } from '../../nodes/shared/transport/hosts';
+import { isPrivateHost } from '../../nodes/shared/transport/download';
 import { linkNode, uploadThroughNode } from '../uploadDocument/documents';
 import { useEmulator, type EmulatorFixture } from './emulator';
 import { runNode, type BotDojoCredentialData, type RunResult } from './engine';

@@ -3,8 +3,7 @@
  * and the forms of the key that redaction finds.
  */
 import { quoteAnswer, redact, redactDeep } from '../../nodes/shared/transport/redaction';
-import { isPrivateHost } from '../../nodes/shared/transport/hosts';
-import { linkProblem } from '../../nodes/shared/transport/signedLink';
+import { isPrivateHost, linkProblem } from '../../nodes/shared/transport/download';
 
 describe('isPrivateHost', () => {
 	it.each([

@@ -1,11 +1,10 @@
 /**
- * The addresses a signed link may not lead to, as written (hosts.ts): the ranges n8n's own
+ * The addresses a signed link may not lead to, as written (download.ts): the ranges n8n's own
  * SSRF rules leave out (multicast, broadcast, IPv4 inside IPv6, NAT64, site-local), the rest of
  * n8n's default list, and a trailing dot. These checks run on every n8n; where n8n offers its
  * egress filter, it runs beside them (test/faults/linkElsewhereEgress.test.ts).
  */
-import { isPrivateHost } from '../../nodes/shared/transport/hosts';
-import { linkProblem } from '../../nodes/shared/transport/signedLink';
+import { isPrivateHost, linkProblem } from '../../nodes/shared/transport/download';
 
 /** As the node sees them: the host name of a parsed link (URL writes IPv6 in hex). */
 const hostOf = (link: string) => new URL(link).hostname;

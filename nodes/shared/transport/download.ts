@@ -1,50 +1,54 @@
 /**
- * The download of a temporary signed link: from BotDojo's file storage, not its API, so without
- * the API key, and only to where signedLink.ts allows.
+ * The download of a signed link, from BotDojo's file storage without the API key. A broken or
+ * hostile service could point a link (or a redirect) inside n8n's network: each address is checked.
  */
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IExecuteFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
 import { saidByService } from './errors';
-import { knownApiKey, readCredentials, type FullResponse, type RequestSettings } from './project';
+import { knownApiKey, readCredentials, REMOTE_HTTP } from './project';
+import type { FullResponse, RequestSettings } from './project';
 import { redactDeep } from './redaction';
-import { readErrorBody } from './request';
-import { DEFAULT_RETRY, header, retryWhileRateLimited } from './request';
-import { checkSignedLink, linkWithoutSignature, MAX_REDIRECTS } from './signedLink';
+import { DEFAULT_RETRY, header, readErrorBody, retryWhileRateLimited } from './request';
 
-/** A downloaded file: its body as it arrives, for n8n's binary data (never held whole here). */
-export interface DownloadedFile {
-	data: Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-	contentType?: string;
-}
+const MAX_REDIRECTS = 5; // a storage may redirect once or twice
+/** A file's body as it arrives, for n8n's binary data (never held whole here). */
+type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
-/**
- * Downloads the file behind a signed link. The signature in the link is its authorisation, so
- * the request carries no BotDojo credentials: the API key must not reach the storage host.
- * The link and every redirect are checked first (signedLink.ts) and redirects are followed
- * here, hop by hop, never by the HTTP client. `expiresAt` (epoch ms) is the expiry that was
- * asked for, to tell an expired link from others.
- */
+/** Downloads a signed link with no credential (its signature authorises it), following redirects
+ *  hop by hop, each checked. `expiresAt` (epoch ms), the expiry asked for, tells an expired link. */
 export async function downloadSignedUrl(
 	ctx: IExecuteFunctions,
 	url: string,
 	expiresAt: number,
 	settings: RequestSettings = {},
-): Promise<DownloadedFile> {
-	const abortSignal = settings.abortSignal ?? ctx.getExecutionCancelSignal?.();
+): Promise<{ data: FileBody; contentType?: string }> {
+	const { itemIndex, abortSignal = ctx.getExecutionCancelSignal?.() } = settings;
 	const { baseUrl } = await readCredentials(ctx);
-	let link = await checkedLink(ctx, url, baseUrl, settings);
+	const shownLink = linkWithoutSignature(url);
+	const fail = (cause: object, message: string, description: string) =>
+		new NodeApiError(ctx.getNode(), cause as JsonObject, { message, description, itemIndex });
+	/** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe. */
+	const checked = async (text: string, from?: URL): Promise<URL> => {
+		const link = urlOf(text, from);
+		const problem = link
+			? (linkProblem(link, baseUrl, from) ?? (await egressProblem(ctx, link, baseUrl)))
+			: 'it is not a valid address';
+		if (link && !problem) return link;
+		const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
+		const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;
+		throw new NodeOperationError(ctx.getNode(), `${what} was not fetched: ${problem}`, {
+			itemIndex,
+			description: `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`,
+		});
+	};
+	let link = await checked(url);
 	for (let redirects = 0; ; redirects++) {
-		const target = link;
 		const response = await retryWhileRateLimited({
 			send: async () =>
 				(await ctx.helpers.httpRequest({
 					method: 'GET',
-					url: target.href,
+					url: link.href,
 					encoding: 'stream',
 					disableFollowRedirect: true,
 					returnFullResponse: true,
@@ -55,114 +59,131 @@ export async function downloadSignedUrl(
 			retry: settings.retry ?? DEFAULT_RETRY,
 			abortSignal,
 			drain: async (refused) => void (await readErrorBody(refused.body, abortSignal)),
-			networkError: (error) => downloadFailure(ctx, error, url, settings),
-			refusal: async (refused) =>
-				downloadRefusal(
-					ctx,
-					refused,
-					await readErrorBody(refused.body, abortSignal),
-					url,
-					expiresAt,
-					settings,
-				),
+			networkError: (error) => {
+				const code = (error as { code?: string })?.code ?? '';
+				const raw = (error as Error)?.message ?? String(error);
+				const canceled = code === 'ERR_CANCELED' || /aborted|canceled/i.test(raw);
+				const message = canceled
+					? 'The download was canceled'
+					: `Could not download the file from ${shownLink}${code ? ` (${code})` : ''}`;
+				return fail({ message: raw, code }, message, `${raw}.`);
+			},
+			refusal: async ({ statusCode, body }) => {
+				const read = await readErrorBody(body, abortSignal);
+				const said = saidByService(read, knownApiKey(ctx));
+				const [message, advice] = refusalWords(statusCode, said, expiresAt);
+				const saidLine = said ? `The storage said: "${said}". ` : '';
+				const cause = { statusCode, body: redactDeep(read, knownApiKey(ctx)) };
+				return fail(cause, message, `${saidLine}${advice} Link: ${shownLink}.`.trim());
+			},
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');
-			return { data: response.body as DownloadedFile['data'], contentType };
+			return { data: response.body as FileBody, contentType };
 		}
 		// A redirect's own body is not wanted: hang up rather than read it.
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
 		const location = header(response.headers, 'location');
 		if (!location || redirects >= MAX_REDIRECTS) {
+			const { statusCode } = response;
 			const why = location ? `more than ${MAX_REDIRECTS} times` : 'without saying where to';
-			throw new NodeApiError(ctx.getNode(), { statusCode: response.statusCode } as JsonObject, {
-				message: `The download link redirected ${why} (${response.statusCode})`,
-				description: `Nothing was downloaded. Get a new link. Link: ${linkWithoutSignature(url)}.`,
-				itemIndex: settings.itemIndex,
-			});
+			const advice = `Nothing was downloaded. Get a new link. Link: ${shownLink}.`;
+			throw fail({ statusCode }, `The download link redirected ${why} (${statusCode})`, advice);
 		}
-		link = await checkedLink(ctx, location, baseUrl, settings, link);
+		link = await checked(location, link);
 	}
 }
 
-/** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe. */
-async function checkedLink(
-	ctx: IExecuteFunctions,
-	text: string,
-	baseUrl: string,
-	settings: RequestSettings,
-	from?: URL,
-): Promise<URL> {
-	let link: URL | undefined;
-	try {
-		link = new URL(text, from);
-	} catch {
-		link = undefined;
-	}
-	const problem = link
-		? await checkSignedLink(ctx, link, baseUrl, from)
-		: 'it is not a valid address';
-	if (link && !problem) return link;
-	const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
-	const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;
-	throw new NodeOperationError(ctx.getNode(), `${what} was not fetched: ${problem}`, {
-		itemIndex: settings.itemIndex,
-		description: `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`,
-	});
-}
-
-/** A refused download; `body` is the storage's answer, read (see readErrorBody). */
-function downloadRefusal(
-	ctx: IExecuteFunctions,
-	response: FullResponse,
-	body: unknown,
-	url: string,
-	expiresAt: number,
-	settings: RequestSettings,
-): NodeApiError {
-	const said = saidByService(body, knownApiKey(ctx));
-	const saidLine = said ? `The storage said: "${said}". ` : '';
-	const status = response.statusCode;
+/** The message of a download the storage refused, and what to do about it. */
+function refusalWords(status: number, said: string | undefined, expiresAt: number): string[] {
 	const expired = Date.now() >= expiresAt || /expired/i.test(said ?? '');
-	const until = new Date(expiresAt).toISOString();
-	let message: string;
-	let description: string;
-	if (expired && (status === 400 || status === 401 || status === 403 || status === 410)) {
-		message = `The download link has expired (it was valid until ${until})`;
-		description = `${saidLine}Ask for a link that lasts longer and download the file before then, e.g. in the same run.`;
-	} else if (status === 403 || status === 401) {
-		message = `The download link was refused (${status})`;
-		description = `${saidLine}Its signature does not match: the link may have been changed. Get a new link.`;
-	} else if (status === 404) {
-		message = 'The file behind the download link was not found (404)';
-		description = `${saidLine}The document or its version may have been deleted. Get a new link.`;
-	} else {
-		message = `The file could not be downloaded: the link answered ${status}`;
-		description = saidLine;
+	if (expired && [400, 401, 403, 410].includes(status)) {
+		const until = new Date(expiresAt).toISOString();
+		const advice =
+			'Ask for a link that lasts longer and download the file before then, e.g. in the same run.';
+		return [`The download link has expired (it was valid until ${until})`, advice];
 	}
-	const shownBody = redactDeep(body, knownApiKey(ctx));
-	return new NodeApiError(ctx.getNode(), { statusCode: status, body: shownBody } as JsonObject, {
-		message,
-		description: `${description} Link: ${linkWithoutSignature(url)}.`.trim(),
-		httpCode: String(status),
-		itemIndex: settings.itemIndex,
-	});
+	if (status === 401 || status === 403) {
+		const advice = 'Its signature does not match: the link may have been changed. Get a new link.';
+		return [`The download link was refused (${status})`, advice];
+	}
+	if (status === 404) {
+		const advice = 'The document or its version may have been deleted. Get a new link.';
+		return ['The file behind the download link was not found (404)', advice];
+	}
+	return [`The file could not be downloaded: the link answered ${status}`, ''];
 }
 
-function downloadFailure(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	url: string,
-	settings: RequestSettings,
-): NodeApiError {
-	const code = (error as { code?: string })?.code ?? '';
-	const raw = (error as Error)?.message ?? String(error);
-	const cancelled = code === 'ERR_CANCELED' || /aborted|canceled/i.test(raw);
-	return new NodeApiError(ctx.getNode(), { message: raw, code } as JsonObject, {
-		message: cancelled
-			? 'The download was canceled'
-			: `Could not download the file from ${linkWithoutSignature(url)}${code ? ` (${code})` : ''}`,
-		description: `${raw}.`,
-		itemIndex: settings.itemIndex,
-	});
+/** Why n8n's egress filter (where n8n has one) refuses `link`: it resolves the name and checks each
+ *  address by n8n's SSRF rules, 'enforced' even where they are off. A name that cannot be looked up
+ *  is refused too: its download could reach an address that was never checked. */
+async function egressProblem(ctx: IExecuteFunctions, link: URL, baseUrl: string) {
+	const helpers: Partial<IExecuteFunctions['helpers']> = ctx.helpers;
+	if (isOwnLocalAddress(link, baseUrl) || typeof helpers.getSecureEgressFilter !== 'function')
+		return undefined;
+	const filter = helpers.getSecureEgressFilter('enforced');
+	const verdict = await filter.validateUrl(link).catch(() => undefined);
+	if (!verdict)
+		return `its host name ${link.hostname} could not be looked up, so n8n could not check where it leads`;
+	if (verdict.ok) return undefined;
+	const ip = (verdict.error as { ip?: unknown }).ip;
+	const where = typeof ip === 'string' && ip !== link.hostname.replace(/^\[|\]$/g, '');
+	return `it leads to an address n8n's SSRF rules block${where ? ` (${ip})` : ''}: ${verdict.error.message}. An n8n administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES`;
+}
+
+/** Why `link` must not be fetched, as written. Only a local http Base URL (the emulator, a test
+ *  setup) lets a link be http or local, at that origin only. A redirect must stay on its host. */
+export function linkProblem(link: URL, baseUrl: string, from?: URL): string | undefined {
+	const own = isOwnLocalAddress(link, baseUrl);
+	if (link.protocol !== 'https:' && link.protocol !== 'http:')
+		return `it is a ${link.protocol.slice(0, -1)}: address, and only https addresses are downloaded`;
+	if (isPrivateHost(link.hostname) && !own)
+		return 'it points at this machine or a private network address';
+	if (link.protocol === 'http:' && !own)
+		return 'it is an http address, and only https addresses are downloaded (http only from a local Base URL, at that address)';
+	if (from && link.host !== from.host)
+		return `it redirects to another host (${link.host}) than the link's own (${from.host})`;
+	return undefined;
+}
+
+/** Whether `link` is at the credential's own http Base URL (loopback: project.ts refuses others). */
+function isOwnLocalAddress(link: URL, baseUrl: string): boolean {
+	const base = urlOf(baseUrl);
+	return base?.protocol === 'http:' && !REMOTE_HTTP.test(base.href) && link.origin === base.origin;
+}
+
+/** The link without its query (the signature) or user info: enough to say where, nothing to reuse. */
+function linkWithoutSignature(url: string | URL): string {
+	const link = typeof url === 'string' ? urlOf(url) : url;
+	if (!link) return 'the download link';
+	return `${link.protocol}//${link.protocol === 'file:' ? '' : link.host}${link.pathname}`;
+}
+
+const urlOf = (text: string, base?: URL) =>
+	URL.canParse(text, base) ? new URL(text, base) : undefined;
+
+/** IPv4 not on the public internet, in dotted decimal: 0/8, 10/8, 127/8, 224/4 (multicast) and
+ *  240/4 (reserved, broadcast); 100.64/10 (carrier-grade NAT); 169.254/16 (link-local, cloud
+ *  metadata); 172.16/12; 192.168/16, 192.0.0/24 (IETF) and 192.0.2/24; 198.18/15 (benchmarks)
+ *  and 198.51.100/24; 203.0.113/24 (the last three /24: documentation). */
+const PRIVATE_IPV4 =
+	/^(0|10|127|22[4-9]|2[3-5]\d)\.|^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|^169\.254\.|^172\.(1[6-9]|2\d|3[01])\.|^192\.(168|0\.[02])\.|^198\.(1[89]|51\.100)\.|^203\.0\.113\./;
+
+/** IPv6 not on the public internet, as the URL parser writes it: ::/96 (unspecified, loopback,
+ *  IPv4-compatible), ::ffff:0:0/96 (IPv4-mapped), NAT64 64:ff9b::/96 and 64:ff9b:1::/48, unique
+ *  local fc00::/7, link-local and site-local fe80::/9, multicast ff00::/8. */
+const PRIVATE_IPV6 =
+	/^(::(ffff:)?|64:ff9b::)([\da-f]{1,4}(:[\da-f]{1,4})?)?$|^64:ff9b:1:|^(f[cdf][\da-f]|fe[89a-f])[\da-f]:/;
+
+/** Whether a host is this machine or a private, shared, reserved or multicast address, as written.
+ *  The URL parser writes each address one way (127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1; IPv6
+ *  short and lower-case). A trailing dot names the same host; an unreadable IPv6 is refused. */
+export function isPrivateHost(hostname: string): boolean {
+	const bare = hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+	const ipv6 = bare.includes(':');
+	const host = urlOf(`http://${ipv6 ? `[${bare.replace(/%.*$/, '')}]` : bare}`)?.hostname;
+	if (host === undefined) return ipv6 || bare === '';
+	if (ipv6) return PRIVATE_IPV6.test(host.slice(1, -1));
+	if (host === 'localhost' || host.endsWith('.localhost')) return true;
+	return /^[\d.]+$/.test(host) && PRIVATE_IPV4.test(host);
 }
