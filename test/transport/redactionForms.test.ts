@@ -13,6 +13,9 @@ import {
 /** A key with every character that changes when encoded: `+ / =`, space, `"` and `\`. */
 const KEY = 'bdk_A+b/C=d e"f\\g_0123456789';
 
+/** A key with characters of 2 and 4 UTF-8 bytes (a surrogate pair in JSON). */
+const WIDE_KEY = 'bdk_Ünïcødé🙂_0123456789';
+
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 const base64Url = (text: string) => Buffer.from(text).toString('base64url');
 
@@ -74,6 +77,21 @@ describe('redaction of the encoded forms of the key', () => {
 				}
 			}
 		}
+	});
+
+	it.each([
+		['URL-encoded, each character as all of its UTF-8 bytes', encodeURIComponent(WIDE_KEY)],
+		[
+			'\\u-escaped, a character beyond U+FFFF as its two surrogates',
+			WIDE_KEY.replace(
+				/[^\x20-\x7e]/g,
+				(unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+			),
+		],
+	])('a key with characters beyond ASCII: %s', (_form, echoed) => {
+		expect(redact(`Request was: ${echoed} (rejected)`, WIDE_KEY)).toBe(
+			'Request was: *** (rejected)',
+		);
 	});
 
 	it('the key inside a URL-encoded base64 (%2B, %2F, %3D)', () => {
