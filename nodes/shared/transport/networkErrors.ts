@@ -6,7 +6,6 @@ import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
 import { retryAdvice } from './errors';
 import { redact } from './redaction';
-import { deadlineMessage } from './runDeadline';
 import type { BotDojoContext, ProjectCredentials, RequestSettings } from './project';
 
 /** A bound of ANSWER_LIMITS (request.ts) that an answer reached: its message names the bound. */
@@ -38,7 +37,7 @@ export function transportError(
 	if (error instanceof AnswerBoundReached) {
 		message = error.message;
 	} else if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
-		message = deadlineMessage('timeout', settings.timeout ?? 0, 'request');
+		message = `BotDojo did not answer within the timeout${(settings.timeout ?? 0) > 0 ? ` of ${settings.timeout} ms` : ''}`;
 	} else if (brokeOff || (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw))) {
 		// Mid-answer: read by the transport, or axios' "stream has been aborted" (a Stop is ERR_CANCELED)
 		message = 'The connection to BotDojo broke before its whole answer had arrived';

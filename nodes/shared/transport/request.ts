@@ -23,7 +23,7 @@ import {
 	type RetryPolicy,
 } from './project';
 import { holdsKey, redactDeep } from './redaction';
-import { wait, WAIT_NOT_NEEDED } from './runDeadline';
+import { wait, WAIT_NOT_NEEDED } from './wait';
 
 /**
  * The positional body `{ params: [...] }`: trailing absent parameters are left out,
