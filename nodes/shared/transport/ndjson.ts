@@ -12,7 +12,6 @@ export class NdjsonStreamError extends Error {
 		readonly kind: NdjsonFailure,
 		message: string,
 		readonly events: number,
-		readonly cause?: unknown,
 	) {
 		super(message);
 		this.name = 'NdjsonStreamError';
@@ -145,9 +144,9 @@ export async function readNdjsonStream(
 	let events = 0;
 	let final: { value: unknown } | undefined;
 	let stopped: Error | undefined;
-	const failure = (kind: NdjsonFailure, message: string, cause?: unknown) => {
+	const failure = (kind: NdjsonFailure, message: string) => {
 		const arrived = `${events} event${events === 1 ? '' : 's'} had arrived`;
-		return new NdjsonStreamError(kind, `${message}; ${arrived}`, events, cause);
+		return new NdjsonStreamError(kind, `${message}; ${arrived}`, events);
 	};
 	// The first reason wins: a Stop, a limit of the run, a bad line, or the caller's own error.
 	const stop = (reason: Error) => {
@@ -159,9 +158,9 @@ export async function readNdjsonStream(
 		if (cancelSignal?.aborted) stop(failure('cancelled', CANCELED));
 		else if (deadline?.reason) stop(failure(deadline.reason.kind, deadline.reason.message));
 	};
+	const signals = [cancelSignal, deadline?.signal];
 	onAbort();
-	cancelSignal?.addEventListener('abort', onAbort, { once: true });
-	deadline?.signal.addEventListener('abort', onAbort, { once: true });
+	for (const signal of signals) signal?.addEventListener('abort', onAbort, { once: true });
 	const lines = new NdjsonLines((value) => {
 		if (final) return;
 		if (options.onValue(value) === true) final = { value };
@@ -182,12 +181,12 @@ export async function readNdjsonStream(
 	} catch (error) {
 		const detail = (error as Error)?.message ?? String(error);
 		const dropped = `The connection dropped before the final result line (${detail})`;
+		// A bad line: hang up at once. The caller's own error (a callback's) is passed on as it is.
 		if (error instanceof LineFault) stop(failure(error.kind, error.message));
 		else if (parsing) stop(error as Error);
-		else stopped ??= failure('dropped', dropped, error);
+		else stopped ??= failure('dropped', dropped);
 	} finally {
-		cancelSignal?.removeEventListener('abort', onAbort);
-		deadline?.signal.removeEventListener('abort', onAbort);
+		for (const signal of signals) signal?.removeEventListener('abort', onAbort);
 	}
 	if (stopped) throw stopped;
 	if (!final) throw failure('incomplete', 'The stream ended without the final result line');
