@@ -6,7 +6,7 @@ import {
 	readNdjsonStream,
 	type NdjsonStreamOptions,
 } from '../../nodes/shared/transport/ndjson';
-import { RunDeadline, type RunLimits } from '../../nodes/shared/transport/runDeadline';
+import { RunDeadline, type RunLimits } from '../../nodes/BotDojoRunFlow/helpers/runDeadline';
 
 const FINAL = { status: 'complete', response: { text_output: 'héllo wörld 👋' } };
 const LINES = [

@@ -12,10 +12,10 @@ import { runFlow } from '../../shared/transport/api';
 import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';
 import { isReadable } from '../../shared/transport/request';
-import { RunDeadline } from '../../shared/transport/runDeadline';
 import { RunCollector } from './collector';
 import { TokenForwarder } from './forwarder';
 import { answerText, outputJson } from './output';
+import { RunDeadline } from './runDeadline';
 import {
 	flowReportedError,
 	RATE_LIMIT_ADVICE,

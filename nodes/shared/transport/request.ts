@@ -22,7 +22,7 @@ import {
 	type RetryPolicy,
 } from './project';
 import { holdsKey, redactDeep } from './redaction';
-import { wait, WAIT_NOT_NEEDED } from './runDeadline';
+import { wait, WAIT_NOT_NEEDED } from './wait';
 
 /**
  * The bounds of every read of an answer (README, "Limits"). A reached bound names itself.
