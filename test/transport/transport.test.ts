@@ -1,8 +1,7 @@
+import { unwrapResults } from '../../nodes/shared/transport/answers';
 import { serviceMessage } from '../../nodes/shared/transport/errors';
 import { projectUrl } from '../../nodes/shared/transport/project';
-import { unwrapResults } from '../../nodes/shared/transport/answers';
-import { positionalBody, readAnswer } from '../../nodes/shared/transport/request';
-import { parseRetryAfter } from '../../nodes/shared/transport/request';
+import { parseRetryAfter, positionalBody, readAnswer } from '../../nodes/shared/transport/request';
 
 describe('transport building blocks', () => {
 	const credentials = {
