@@ -9,12 +9,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import {
-	cursorProblem,
-	exportPages,
-	MAX_PAGE_SIZE,
-	type ExportQuery,
-} from '../../shared/transport/exportPages';
+import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/transport/api';
 import { invalidInput, placeOf } from '../../shared/validation';
 import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
 import { readWholeNumber } from './itemInput';
@@ -162,6 +157,20 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** A cursor is opaque base64 (the spec); BotDojo's are short. A longer text is not one. */
+const MAX_CURSOR_CHARS = 4096;
+
+/** Why `cursor` cannot be one of BotDojo's export cursors, or undefined when it can. */
+function cursorProblem(cursor: string): string | undefined {
+	if (cursor.length > MAX_CURSOR_CHARS) {
+		return `is ${cursor.length} characters long; cursors have at most ${MAX_CURSOR_CHARS}`;
+	}
+	if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(cursor)) {
+		return `"${cursor.slice(0, 60)}" is not a cursor (cursors are base64 text: letters, digits, + / - _ and = at the end)`;
+	}
+	return undefined;
+}
 
 /** Every parameter of one item, checked before any request is sent. */
 function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {

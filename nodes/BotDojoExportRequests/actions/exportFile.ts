@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { chunkStream } from '../../shared/binary/chunkStream';
 import { OutputItems } from '../../shared/execution/operation';
 import { simplifyFlowRequest } from '../../shared/params/simplify';
-import { exportPages, type ExportQuery } from '../../shared/transport/exportPages';
+import { exportPages, type ExportQuery } from '../../shared/transport/api';
 import { csvHeader, csvRows, UTF8_BOM } from './csvWriter';
 
 export type FileFormat = 'csvFile' | 'jsonLinesFile';

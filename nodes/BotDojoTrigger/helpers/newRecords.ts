@@ -11,7 +11,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { toUtcIso } from '../../shared/params/dates';
-import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/exportPages';
+import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/api';
 import { HandledWindow, endedAtMs, type HandledIds } from './handledWindow';
 import { idForLog, MAX_KEY_LENGTH, recordKey } from './recordKey';
 

@@ -1,43 +1,29 @@
 /**
  * BotDojo's API as the nodes use it (../shared/spec/service-interface.md): one typed function per
  * endpoint, holding its path, its body (positional `{ params }`, `{ body, options }` for a run,
- * multipart for an upload) and its answer's shape. Nodes call these and never build a request.
+ * multipart for an upload) and its answer's shape; and `exportPages`, which follows the export's
+ * cursors for the Export Requests node and the Trigger. Nodes call these and never build a request.
  */
-import {
-	NodeApiError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import {
-	checkRecords,
-	resultOf,
-	wrongAnswerError,
-	type AnswerShape,
-	type DocumentRecord,
-	type FlowRequestRecord,
-	type FlowSession,
-	type IndexStatus,
-} from './answers';
-import {
-	withCancelSignal,
-	type BotDojoContext,
-	type Endpoint,
-	type FullResponse,
-	type RequestSettings,
-	type RetryPolicy,
-} from './project';
+import { checkRecords, resultOf, wrongAnswerError } from './answers';
+import type { DocumentRecord, FlowRequestRecord, FlowSession, IndexStatus } from './answers';
+import { withCancelSignal } from './project';
+import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './project';
 import { positionalRequest, sendWithRetries } from './request';
+
+/** BotDojo's largest export page. */
+export const MAX_PAGE_SIZE = 1000;
 
 /** A positional endpoint's result, of its shape; `kind` names the spec's record it returns. */
 async function positional<T>(
 	ctx: BotDojoContext,
 	endpoint: Endpoint,
 	params: readonly unknown[],
-	shape: AnswerShape,
+	shape: Parameters<typeof resultOf>[3],
 	settings: RequestSettings,
-	kind?: Parameters<typeof checkRecords>[3],
+	kind?: Parameters<typeof resultOf>[4],
 ): Promise<T> {
 	const answer = await positionalRequest(ctx, endpoint, params, settings);
 	return resultOf<T>(ctx, answer, endpoint, shape, kind, settings.itemIndex);
@@ -67,31 +53,34 @@ export async function loadRequestsBySession(
 	return await positional(ctx, endpoint, [flowId, sessionId], 'an array', settings, 'flowRequest');
 }
 
-export interface ExportPageQuery {
+export interface ExportQuery {
 	flowId: string;
-	/** The cursor after which the page starts; the first page without one. */
-	afterCursor?: string;
-	/** Records at most, 1 to 1000. */
-	limit: number;
+	/** Records per request, 1 to MAX_PAGE_SIZE. */
+	pageSize: number;
+	/** The cursor of an earlier export to start after; the first page without one. */
+	startCursor?: string;
 	/** ISO 8601 UTC, inclusive, on `modified`. */
 	fromDate?: string;
 	toDate?: string;
+	/** Records in all; every record when undefined. */
+	limit?: number;
+	/** How to go on from a known point, in the node's words, for when the export stalls. */
+	resumeHint?: string;
 }
 
-export interface ExportAnswer {
-	results: FlowRequestRecord[];
-	nextCursor?: string;
-	hasMore: boolean;
+interface PageQuery extends Pick<ExportQuery, 'flowId' | 'fromDate' | 'toDate'> {
+	afterCursor?: string;
+	/** Records at most, 1 to MAX_PAGE_SIZE. */
+	limit: number;
 }
 
-/** One page of the flow's finished requests, oldest first (exportPages.ts follows the cursors).
+/** One page of the flow's finished requests, oldest first (`exportPages` follows the cursors).
  *  The answer is read liberally: a bare array is a single, last page. */
 export async function exportRequestsPage(
 	ctx: BotDojoContext,
-	query: ExportPageQuery,
+	{ flowId, afterCursor, limit, fromDate, toDate }: PageQuery,
 	itemIndex = 0,
-): Promise<ExportAnswer> {
-	const { flowId, afterCursor, limit, fromDate, toDate } = query;
+): Promise<{ results: FlowRequestRecord[]; nextCursor?: string; hasMore: boolean }> {
 	const endpoint = ['flow_requests', 'export'];
 	const params = [flowId, afterCursor, limit, fromDate, toDate];
 	const answer = await positionalRequest(ctx, endpoint, params, { subject: { flowId }, itemIndex });
@@ -110,7 +99,74 @@ export async function exportRequestsPage(
 	};
 }
 
-export interface RunRequest {
+/**
+ * The export's pages, in order: each with the cursor it was asked for with (none for the very
+ * first), BotDojo's cursor after its last record, and whether BotDojo holds more. With a limit,
+ * each request asks for no more than the records still wanted, so a page's `nextCursor` points
+ * just after the last record returned. Paging that does not advance (an empty page or no cursor
+ * with `hasMore`, a cursor sent before, records not after the previous page's last) stops with
+ * an error instead of looping.
+ */
+export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, itemIndex = 0) {
+	const { flowId, fromDate, toDate } = query;
+	const cursorsSent = new Set<string>();
+	let afterCursor = query.startCursor || undefined;
+	let remaining = query.limit ?? Number.POSITIVE_INFINITY;
+	let lastPlace: Place | undefined;
+	for (let page = 1; remaining > 0; page++) {
+		if (afterCursor !== undefined) cursorsSent.add(afterCursor);
+		const limit = Math.min(query.pageSize, remaining);
+		const pageQuery = { flowId, afterCursor, limit, fromDate, toDate };
+		const { results, nextCursor, hasMore } = await exportRequestsPage(ctx, pageQuery, itemIndex);
+		// A page larger than asked for is cut, so the limit holds whatever BotDojo sends; its
+		// cursor then points past records not returned, so it is not handed on.
+		const cut = results.length > remaining;
+		const records: IDataObject[] = cut ? results.slice(0, remaining) : results;
+		remaining -= records.length;
+		const goesOn = hasMore && remaining > 0;
+		const firstPlace = placeOf(results[0]);
+		let stuck: string | undefined;
+		if (goesOn && results.length === 0)
+			stuck = 'it said more records follow but sent an empty page';
+		else if (goesOn && nextCursor === undefined)
+			stuck = 'it said more records follow but sent no cursor';
+		else if (goesOn && cursorsSent.has(nextCursor!))
+			stuck = 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
+		else if (lastPlace && firstPlace && !isAfter(firstPlace, lastPlace))
+			stuck = `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
+		if (stuck) {
+			const message = `BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stuck}`;
+			const description = `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`;
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+		}
+		lastPlace = placeOf(results[results.length - 1]) ?? lastPlace;
+		const handedOn = cut ? undefined : nextCursor;
+		yield { records, afterCursor, nextCursor: handedOn, hasMore: hasMore || cut };
+		if (!goesOn) return;
+		afterCursor = nextCursor;
+	}
+}
+
+/** A record's place in the export's order: `modified`, then id (the spec pages on `modified`). */
+interface Place {
+	modified: string;
+	at: number;
+	id: string;
+}
+
+function placeOf(record: IDataObject | undefined): Place | undefined {
+	const { modified, id } = record ?? {};
+	if (typeof modified !== 'string' || typeof id !== 'string') return undefined;
+	const at = Date.parse(modified);
+	return Number.isNaN(at) ? undefined : { modified, at, id };
+}
+
+/** Later, or as late with another id: how ids order at the same time is BotDojo's own. */
+function isAfter(next: Place, last: Place): boolean {
+	return next.at > last.at || (next.at === last.at && next.id !== last.id);
+}
+
+interface RunRequest extends Pick<RequestSettings, 'rateLimitAdvice'> {
 	flowId: string;
 	/** The session to run in; a new one when absent. */
 	sessionId?: string;
@@ -119,11 +175,9 @@ export interface RunRequest {
 	/** The run's options as sent (stream, version, override, evalOptions…). */
 	options: IDataObject;
 	itemIndex: number;
-	/** Aborts the request and its stream, also after the answer began (link it to Stop). */
+	/** Ends the request and its stream, also after the answer began (link it to Stop). */
 	abortSignal: AbortSignal;
-	retry: RetryPolicy;
-	/** The node's words for a 429 (see RequestSettings). */
-	rateLimitAdvice?: string;
+	retry: NonNullable<RequestSettings['retry']>;
 }
 
 /**
@@ -146,7 +200,7 @@ export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<
 	);
 }
 
-export interface DocumentUpload {
+interface DocumentUpload {
 	file: Blob;
 	fileName: string;
 	logicalPath: string;
@@ -199,10 +253,8 @@ export async function getTemporarySignedUrl(
 	const { id, logicalPath } = document;
 	const subject = { documentId: id ?? undefined, logicalPath: logicalPath ?? undefined };
 	const endpoint = ['documents', 'getTemporarySignedUrl'];
-	const url = await positional<string>(ctx, endpoint, [document, expires], 'a string', {
-		subject,
-		itemIndex,
-	});
+	const params = [document, expires];
+	const url = await positional<string>(ctx, endpoint, params, 'a string', { subject, itemIndex });
 	if (url !== '') return url;
 	throw new NodeApiError(ctx.getNode(), { answer: '' } as JsonObject, {
 		message: 'BotDojo answered without a download link',
@@ -229,11 +281,6 @@ export async function queryIndexMetadata(
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
 	const settings = { subject: { indexId }, itemIndex };
-	return await positional(
-		ctx,
-		['indexes', 'queryMetadata'],
-		[indexId, query],
-		'an array',
-		settings,
-	);
+	const endpoint = ['indexes', 'queryMetadata'];
+	return await positional(ctx, endpoint, [indexId, query], 'an array', settings);
 }
