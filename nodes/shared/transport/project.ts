@@ -13,7 +13,7 @@ export const CREDENTIAL_TYPE = 'botDojoApi';
 
 /** http:// to a host but this computer's loopback (localhost, 127.0.0.0/8, [::1]) would send the
  *  key unencrypted; anything after the host but a port, path, query or fragment counts as remote
- *  (`http://127.0.0.1@example.com`). A RegExp: the credential's Test (an expression) uses it too. */
+ *  (`http://127.0.0.1@example.com`). A RegExp: the credential's Test (an expression) uses it. */
 export const REMOTE_HTTP =
 	/^http:\/\/(?!(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:[/?#]|$))/i;
 

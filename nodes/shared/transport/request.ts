@@ -22,12 +22,9 @@ import { holdsKey, redactDeep } from './redaction';
 /** The bounds of every read of an answer (README, "Limits"); a reached bound names itself.
  *  Tests lower them on this object; the product only reads it. */
 export const ANSWER_LIMITS = {
-	/** An error answer (429/503 too): its first 64 KiB are kept to quote BotDojo's words. */
-	errorBytes: 64 * 1024,
-	/** A whole JSON answer (an export page, a record, a status). */
-	answerBytes: 128 * 1024 * 1024,
-	/** Longest a body may take to arrive once its status came, in ms. */
-	readMs: 60_000,
+	errorBytes: 64 * 1024, // of an error answer (429/503 too), kept to quote BotDojo's words
+	answerBytes: 128 * 1024 * 1024, // a whole JSON answer (an export page, a record, a status)
+	readMs: 60_000, // the longest a body may take to arrive once its status came
 };
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
@@ -89,11 +86,10 @@ export async function sendWithRetries(
 			location: header(response.headers, 'location'),
 		});
 	};
-	const { helpers } = ctx;
-	const sendOnce = helpers.httpRequestWithAuthentication.bind(ctx, CREDENTIAL_TYPE, options, auth);
+	const send = ctx.helpers.httpRequestWithAuthentication.bind(ctx, CREDENTIAL_TYPE, options, auth);
 	const response = await retryWhileRateLimited({
 		send: async () => {
-			const response = (await sendOnce()) as FullResponse;
+			const response = (await send()) as FullResponse;
 			if (settings.readByCaller || response.statusCode >= 300) return response;
 			// Read inside the attempt, so that a connection broken mid-answer is a network failure.
 			try {
@@ -240,8 +236,6 @@ async function readBounded(body: Readable, bounds: ReadBounds): Promise<string> 
 	return Buffer.concat(chunks).toString('utf8');
 }
 
-type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
 /** The reason given to a wait no longer needed: one value, not a new DOMException each time. */
 export const WAIT_NOT_NEEDED = new Error('The wait was no longer needed');
 
@@ -269,6 +263,7 @@ export async function wait(ms: number, signal: AbortSignal): Promise<void> {
 /** The waits on 1.x's uncancellable `sleep`, and when each sleep now running ends. */
 const waiters = new Set<{ at: number; wake: () => void }>();
 const sleepsEndingAt = new Set<number>();
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** A wait on 1.x races Stop while its sleep runs on; so that finished runs leave no timer per
  *  wait behind, a sleep starts only when none running ends before the wait is due. */
