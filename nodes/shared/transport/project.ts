@@ -1,7 +1,5 @@
-/**
- * The project a request goes to: the credential, read once per node execution, its Base URL
- * checked before anything is sent, the URLs below the project; and the transport's types.
- */
+/** The project a request goes to: the credential, read once per node execution, its Base URL
+ *  checked before anything is sent, the URLs below the project; and the transport's types. */
 import {
 	NodeOperationError,
 	type IAdditionalCredentialOptions,
@@ -13,12 +11,9 @@ import {
 
 export const CREDENTIAL_TYPE = 'botDojoApi';
 
-/**
- * http:// to another host than this computer's loopback (localhost, 127.0.0.0/8, [::1]), which
- * would send the key unencrypted; anything after the host but a port, path, query or fragment
- * (`http://127.0.0.1@example.com`) counts as remote. A regular expression because the
- * credential's declarative Test (an n8n expression, which cannot import code) uses it too.
- */
+/** http:// to a host but this computer's loopback (localhost, 127.0.0.0/8, [::1]) would send the
+ *  key unencrypted; anything after the host but a port, path, query or fragment counts as remote
+ *  (`http://127.0.0.1@example.com`). A RegExp: the credential's Test (an expression) uses it. */
 export const REMOTE_HTTP =
 	/^http:\/\/(?!(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:[/?#]|$))/i;
 
@@ -28,44 +23,31 @@ export type BotDojoContext =
 	| IPollFunctions
 	| ILoadOptionsFunctions;
 
-export interface ProjectCredentials {
-	baseUrl: string;
-	accountId: string;
-	projectId: string;
-	apiKey: string;
-}
+export type ProjectCredentials = Record<'baseUrl' | 'accountId' | 'projectId' | 'apiKey', string>;
 
 /** Ids that a request used, so that a 404 can say which of them BotDojo did not find. */
-export interface RequestSubject {
-	flowId?: string;
-	sessionId?: string;
-	indexId?: string;
-	logicalPath?: string;
-	documentId?: string;
-}
+export type RequestSubject = Partial<
+	Record<'flowId' | 'sessionId' | 'indexId' | 'logicalPath' | 'documentId', string>
+>;
 
-export interface RetryPolicy {
-	/** Attempts in all, the first included. */
-	maxAttempts: number;
-	/** Longest wait the retries may add up to, in ms. */
-	maxTotalWaitMs: number;
-}
+/** Attempts in all (the first included), and the longest the waits between may add up to (ms). */
+export type RetryPolicy = { maxAttempts: number; maxTotalWaitMs: number };
 
+/** How a request is sent and worded: `repeatable` false for a run (a failure after BotDojo
+ *  accepted it is not retried), `timeout` n8n's in ms (0: none), `readByCaller` for a run that
+ *  reads its own answer, `rateLimitAdvice` what the user can change about a 429 (node's words). */
 export interface RequestSettings {
 	subject?: RequestSubject;
 	itemIndex?: number;
-	/** false for running a flow: a failure after BotDojo accepted it must not be retried. */
 	repeatable?: boolean;
-	/** n8n's request timeout in ms (0: none). */
 	timeout?: number;
 	abortSignal?: AbortSignal;
 	retry?: RetryPolicy;
-	/** The body is left as a stream for the caller (a run reads its own answer). */
 	readByCaller?: boolean;
-	/** What the user can change about a 429, in the calling node's words. */
 	rateLimitAdvice?: string;
 }
 
+/** An answer as n8n's helper gives it with `returnFullResponse`. */
 export interface FullResponse {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
@@ -75,11 +57,8 @@ export interface FullResponse {
 /** Path segments below the project; projectUrl encodes them. */
 export type Endpoint = readonly string[];
 
-interface CredentialOfRun {
-	fields: ProjectCredentials;
-	/** Handed to n8n's helper, which then does not fetch and decrypt it for every request. */
-	auth: IAdditionalCredentialOptions;
-}
+/** `auth` is handed to n8n's helper, which then does not fetch and decrypt it per request. */
+type CredentialOfRun = { fields: ProjectCredentials; auth: IAdditionalCredentialOptions };
 
 /** Per node execution (its context object): the credential read, and its key once known. */
 const credentialOfRun = new WeakMap<object, Promise<CredentialOfRun>>();
@@ -87,10 +66,8 @@ const keyOfRun = new WeakMap<object, string>();
 /** Contexts made by `withCancelSignal` → the execution's context. */
 const executionOf = new WeakMap<object, BotDojoContext>();
 
-/**
- * The context with `getExecutionCancelSignal` answering `signal`: n8n's request helper puts
- * that signal on the request in place of the request's own. It shares the credential read.
- */
+/** The context with `getExecutionCancelSignal` answering `signal`, which n8n's request helper
+ *  puts on the request in place of the request's own; it shares the credential read. */
 export function withCancelSignal<T extends BotDojoContext>(ctx: T, signal: AbortSignal): T {
 	const derived = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
 	executionOf.set(derived, executionOf.get(ctx) ?? ctx);
@@ -104,36 +81,25 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
 	let pending = credentialOfRun.get(ctx);
 	if (!pending) {
 		pending = ctx.getCredentials(CREDENTIAL_TYPE).then((data) => {
-			const text = (name: string) => String(data[name] ?? '').trim();
-			const fields = {
-				baseUrl: text('baseUrl'),
-				accountId: text('accountId'),
-				projectId: text('projectId'),
-				apiKey: String(data.apiKey ?? ''),
-			};
+			const [baseUrl, accountId, projectId] = ['baseUrl', 'accountId', 'projectId'].map((name) =>
+				String(data[name] ?? '').trim(),
+			);
+			const fields = { baseUrl, accountId, projectId, apiKey: String(data.apiKey ?? '') };
 			keyOfRun.set(ctx, fields.apiKey);
 			const { id = '', name = '' } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
-			return {
-				fields,
-				auth: { credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } },
-			};
+			const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data };
+			return { fields, auth: { credentialsDecrypted } };
 		});
 		credentialOfRun.set(ctx, pending);
 		pending.catch(() => credentialOfRun.delete(ctx));
 	}
 	const credential = await pending;
 	const problem = baseUrlProblem(credential.fields.baseUrl);
-	if (problem) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The Base URL of the BotDojo API credential ${problem}`,
-			{
-				description:
-					'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.',
-			},
-		);
-	}
-	return credential;
+	if (!problem) return credential;
+	const description =
+		'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.';
+	const message = `The Base URL of the BotDojo API credential ${problem}`;
+	throw new NodeOperationError(ctx.getNode(), message, { description });
 }
 
 export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCredentials> {
@@ -149,11 +115,7 @@ export function knownApiKey(ctx: BotDojoContext): string {
 export function baseUrlProblem(baseUrl: string): string | undefined {
 	if (baseUrl === '') return 'is empty';
 	if (!/^https?:\/\//i.test(baseUrl)) return `"${baseUrl}" does not start with https://`;
-	try {
-		new URL(baseUrl);
-	} catch {
-		return `"${baseUrl}" is not a valid address`;
-	}
+	if (!URL.canParse(baseUrl)) return `"${baseUrl}" is not a valid address`;
 	if (REMOTE_HTTP.test(baseUrl))
 		return `"${baseUrl}" starts with http://, which would send the API key unencrypted: use https:// (http:// is accepted only for this computer: localhost, 127.0.0.1, [::1])`;
 	return undefined;
@@ -161,9 +123,9 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 
 /** `{base}/accounts/{account}/projects/{project}/{segments...}`, every segment URL-encoded. */
 export function projectUrl(
-	credentials: Omit<ProjectCredentials, 'apiKey'>,
+	project: Omit<ProjectCredentials, 'apiKey'>,
 	segments: Endpoint,
 ): string {
-	const path = ['accounts', credentials.accountId, 'projects', credentials.projectId, ...segments];
-	return `${credentials.baseUrl.replace(/\/+$/, '')}/${path.map(encodeURIComponent).join('/')}`;
+	const path = ['accounts', project.accountId, 'projects', project.projectId, ...segments];
+	return `${project.baseUrl.replace(/\/+$/, '')}/${path.map(encodeURIComponent).join('/')}`;
 }

@@ -1,14 +1,10 @@
 /**
  * The one way to BotDojo's API: the credential (project.ts) through n8n's helper, no redirect
  * followed, only 429/503 retried, every answer read within ANSWER_LIMITS, failures worded by
- * errors.ts. api.ts calls it; nothing else sends.
+ * errors.ts; and the package's one wait. api.ts calls it; nothing else sends.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import * as workflow from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
 import { AnswerBoundReached, AnswerBrokeOffError, apiError, transportError } from './errors';
 import {
@@ -22,24 +18,18 @@ import {
 	type RetryPolicy,
 } from './project';
 import { holdsKey, redactDeep } from './redaction';
-import { wait, WAIT_NOT_NEEDED } from './wait';
 
-/**
- * The bounds of every read of an answer (README, "Limits"). A reached bound names itself.
- * Tests lower them on this object; the product only reads it.
- */
+/** The bounds of every read of an answer (README, "Limits"); a reached bound names itself.
+ *  Tests lower them on this object; the product only reads it. */
 export const ANSWER_LIMITS = {
-	/** An error answer (429/503 too): its first 64 KiB are kept to quote BotDojo's words. */
-	errorBytes: 64 * 1024,
-	/** A whole JSON answer (an export page, a record, a status). */
-	answerBytes: 128 * 1024 * 1024,
-	/** Longest a body may take to arrive once its status came, in ms. */
-	readMs: 60_000,
+	errorBytes: 64 * 1024, // of an error answer (429/503 too), kept to quote BotDojo's words
+	answerBytes: 128 * 1024 * 1024, // a whole JSON answer (an export page, a record, a status)
+	readMs: 60_000, // the longest a body may take to arrive once its status came
 };
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
 
-/** `{ params: [...] }`: trailing absent parameters left out, an absent one before a present one null. */
+/** `{ params }`: trailing absent parameters left out, an absent one before a present one null. */
 export function positionalBody(params: readonly unknown[]): { params: unknown[] } {
 	let length = params.length;
 	while (length > 0 && (params[length - 1] === undefined || params[length - 1] === null)) length--;
@@ -56,11 +46,8 @@ export async function positionalRequest(
 	return (await sendWithRetries(ctx, 'POST', endpoint, positionalBody(params), settings)).body;
 }
 
-/**
- * Sends one request to a project endpoint and returns the first answer BotDojo accepted, its
- * body read and parsed here (n8n's parsing keeps about twice an answer alive: docs/performance.md),
- * or, with `settings.readByCaller`, left as a stream for the caller (a run).
- */
+/** The first answer BotDojo accepted, its body read and parsed here (n8n's parsing keeps about
+ *  twice an answer alive: docs/performance.md), or with `readByCaller` left to a run to read. */
 export async function sendWithRetries(
 	ctx: BotDojoContext,
 	method: IHttpRequestMethods,
@@ -70,7 +57,7 @@ export async function sendWithRetries(
 ): Promise<FullResponse> {
 	const { fields: credentials, auth } = await readCredentialOfRun(ctx);
 	// The caller's signal (a run's own), else the execution's Stop: it also ends Retry-After waits.
-	const execution = ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+	const execution = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
 	const abortSignal = settings.abortSignal ?? execution.getExecutionCancelSignal?.();
 	const isForm = body instanceof FormData;
 	const options: IHttpRequestOptions = {
@@ -99,18 +86,14 @@ export async function sendWithRetries(
 			location: header(response.headers, 'location'),
 		});
 	};
+	const send = ctx.helpers.httpRequestWithAuthentication.bind(ctx, CREDENTIAL_TYPE, options, auth);
 	const response = await retryWhileRateLimited({
 		send: async () => {
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				options,
-				auth,
-			)) as FullResponse;
+			const response = (await send()) as FullResponse;
 			if (settings.readByCaller || response.statusCode >= 300) return response;
 			// Read inside the attempt, so that a connection broken mid-answer is a network failure.
 			try {
-				const bounds = { maxBytes: ANSWER_LIMITS.answerBytes, signal: abortSignal };
+				const bounds = { signal: abortSignal };
 				return { ...response, body: await readAnswer(response.body, bounds, credentials.apiKey) };
 			} catch (error) {
 				const ownWords = abortSignal?.aborted || error instanceof AnswerBoundReached;
@@ -127,27 +110,26 @@ export async function sendWithRetries(
 	return response;
 }
 
-/** One request, sent again while the answer is 429 or 503 (BotDojo did not act on it). */
-export interface RateLimitedRequest {
+/** One request, sent again while the answer is 429 or 503 (BotDojo did not act on it): `drain`
+ *  reads a retried answer's body within bounds, `networkError` words a failure with no answer
+ *  (`waiting`: in a Retry-After wait), `refusal` an answer of 400 or more not retried. */
+interface RateLimitedRequest {
 	send(): Promise<FullResponse>;
 	retry: RetryPolicy;
-	/** Ends a Retry-After wait at once (Stop). */
 	abortSignal?: AbortSignal;
-	/** Reads (within its bounds) the body of a 429/503 that is retried. */
 	drain(response: FullResponse): Promise<void>;
-	/** A failure with no answer; `waiting` when it came during a Retry-After wait. */
 	networkError(error: unknown, waiting: boolean): Error;
-	/** An answer of 400 or more that is not retried. */
 	refusal(response: FullResponse, attempts: number): Promise<Error> | Error;
 }
 
 /** Returns the first answer below 400; waits honour Retry-After within the policy. */
 export async function retryWhileRateLimited(request: RateLimitedRequest): Promise<FullResponse> {
+	const failure = (waiting: boolean) => (error: unknown) => {
+		throw request.networkError(error, waiting);
+	};
 	let waited = 0;
 	for (let attempt = 1; ; attempt++) {
-		const response = await request.send().catch((error: unknown) => {
-			throw request.networkError(error, false);
-		});
+		const response = await request.send().catch(failure(false));
 		if (response.statusCode < 400) return response;
 		const { maxAttempts, maxTotalWaitMs } = request.retry;
 		const retryAfter = parseRetryAfter(header(response.headers, 'retry-after'));
@@ -158,9 +140,7 @@ export async function retryWhileRateLimited(request: RateLimitedRequest): Promis
 		}
 		await request.drain(response);
 		waited += delay;
-		await wait(delay, request.abortSignal ?? new AbortController().signal).catch((error) => {
-			throw request.networkError(error, true);
-		});
+		await wait(delay, request.abortSignal ?? new AbortController().signal).catch(failure(true));
 	}
 }
 
@@ -179,12 +159,13 @@ export function header(headers: FullResponse['headers'], name: string): string |
 }
 
 /** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
-export function isReadable(body: unknown): body is AsyncIterable<Uint8Array | string> {
+export function isReadable(body: unknown): body is Readable {
 	return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
 }
 
+type Readable = AsyncIterable<Uint8Array | string>;
 interface ReadBounds {
-	maxBytes: number;
+	maxBytes?: number; // ANSWER_LIMITS.answerBytes if not given
 	/** Past maxBytes, keep what arrived and hang up (an error answer) rather than refuse it. */
 	cut?: boolean;
 	signal?: AbortSignal;
@@ -195,27 +176,14 @@ export async function readErrorBody(body: unknown, signal?: AbortSignal): Promis
 	return await readAnswer(body, { maxBytes: ANSWER_LIMITS.errorBytes, cut: true, signal });
 }
 
-/**
- * A streamed answer read within its bounds and parsed as n8n would (JSON, else its text); a body
- * n8n already parsed as it is. Records may quote the key (a flow's logs): `apiKey` is redacted.
- */
-export async function readAnswer(
-	body: unknown,
-	bounds: ReadBounds = { maxBytes: ANSWER_LIMITS.answerBytes },
-	apiKey = '',
-): Promise<unknown> {
+/** A stream read within its bounds, parsed as n8n would (JSON, else text); a parsed body as it
+ *  is. Records may quote the key (a flow's logs): `apiKey` is redacted. */
+export async function readAnswer(body: unknown, bounds: ReadBounds = {}, apiKey = '') {
 	if (!isReadable(body)) return body;
-	const text = Buffer.concat(await readBounded(body, bounds))
-		.toString('utf8')
-		.replace(/^\uFEFF/, '');
+	const text = (await readBounded(body, bounds)).replace(/^\uFEFF/, '');
 	// An error answer nested deeper than anything reading it follows is quoted as text.
 	if (bounds.cut && nestingDepth(text) > 64) return text;
-	let answer: unknown = text;
-	try {
-		answer = JSON.parse(text);
-	} catch {
-		// not JSON: its text
-	}
+	const answer = workflow.jsonParse<unknown>(text, { fallbackValue: text });
 	return apiKey && holdsKey(text, apiKey) ? redactDeep(answer, apiKey) : answer;
 }
 
@@ -224,51 +192,38 @@ function nestingDepth(text: string): number {
 	let [depth, deepest, inString] = [0, 0, false];
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
-		if (inString) {
-			if (code === 92)
-				at++; // a backslash: skip the escaped character
-			else if (code === 34) inString = false;
-		} else if (code === 34) inString = true;
-		else if (code === 91 || code === 123) deepest = Math.max(deepest, ++depth);
-		else if (code === 93 || code === 125) depth--;
+		// in a string, a backslash escapes the next character
+		if (inString && code === 92) at++;
+		else if (code === 34) inString = !inString;
+		else if (!inString && (code === 91 || code === 123)) deepest = Math.max(deepest, ++depth);
+		else if (!inString && (code === 93 || code === 125)) depth--;
 	}
 	return deepest;
 }
 
-/** The body's chunks within `bounds`; the body is destroyed when a bound or Stop ends it. */
-async function readBounded(
-	body: AsyncIterable<Uint8Array | string>,
-	bounds: ReadBounds,
-): Promise<Uint8Array[]> {
+/** The body's text within `bounds`; the body is destroyed when a bound or Stop ends it. */
+async function readBounded(body: Readable, bounds: ReadBounds): Promise<string> {
 	const hangUp = (reason: Error) => (body as { destroy?: (e: Error) => void }).destroy?.(reason);
-	const clock = new AbortController();
+	const [clock, seconds] = [new AbortController(), ANSWER_LIMITS.readMs / 1000];
+	const lateWords = `BotDojo's answer took longer than ${seconds} s to arrive and was cut off (the longest an answer may take)`;
 	let late: AnswerBoundReached | undefined;
-	wait(ANSWER_LIMITS.readMs, clock.signal).then(
-		() => {
-			const seconds = ANSWER_LIMITS.readMs / 1000;
-			late = new AnswerBoundReached(
-				`BotDojo's answer took longer than ${seconds} s to arrive and was cut off (the longest an answer may take)`,
-			);
-			hangUp(late);
-		},
-		() => undefined,
-	);
+	const tooLate = () => hangUp((late = new AnswerBoundReached(lateWords)));
+	wait(ANSWER_LIMITS.readMs, clock.signal).then(tooLate, () => undefined);
 	const onStop = () => hangUp(new Error('canceled'));
 	bounds.signal?.addEventListener('abort', onStop, { once: true });
-	const chunks: Uint8Array[] = [];
+	const [chunks, maxBytes] = [[] as Uint8Array[], bounds.maxBytes ?? ANSWER_LIMITS.answerBytes];
 	let size = 0;
 	try {
 		for await (const chunk of body) {
 			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			size += buffer.length;
-			if (size <= bounds.maxBytes) chunks.push(buffer);
+			if (size <= maxBytes) chunks.push(buffer);
 			else if (bounds.cut) {
-				chunks.push(buffer.subarray(0, buffer.length - (size - bounds.maxBytes)));
+				chunks.push(buffer.subarray(0, buffer.length - (size - maxBytes)));
 				break; // leaving the loop hangs up
 			} else {
-				const mib = Math.round(bounds.maxBytes / 1024 / 1024);
 				throw new AnswerBoundReached(
-					`BotDojo's answer is larger than ${mib} MiB and was refused rather than held in memory (the largest answer read whole)`,
+					`BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`,
 				);
 			}
 		}
@@ -278,5 +233,63 @@ async function readBounded(
 		clock.abort(WAIT_NOT_NEEDED);
 		bounds.signal?.removeEventListener('abort', onStop);
 	}
-	return chunks;
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The reason given to a wait no longer needed: one value, not a new DOMException each time. */
+export const WAIT_NOT_NEEDED = new Error('The wait was no longer needed');
+
+/** The longest wait a timer can hold (2^31-1 ms, about 24.8 days); longer fires at once. */
+export const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
+/** `ms`, or on abort at once the signal's reason as an Error (n8n's Stop gives none). Timers are
+ *  banned in nodes; n8n-workflow has `sleepWithAbort` (1.98-2.0), `sleep(ms, signal)` (2.x), and
+ *  up to 1.97 only `sleep(ms)`. Retry-After waits, the read clock and a run's deadline use it. */
+export async function wait(ms: number, signal: AbortSignal): Promise<void> {
+	const delay = Math.min(Math.max(0, ms), LONGEST_WAIT_MS);
+	const { sleep, sleepWithAbort } = workflow as unknown as { sleep: Sleep; sleepWithAbort?: Sleep };
+	const cancellable = sleepWithAbort ?? (sleep.length >= 2 ? sleep : undefined);
+	try {
+		signal.throwIfAborted();
+		await (cancellable?.(delay, signal) ?? sharedSleep(sleep, delay, signal));
+	} catch {
+		const reason = signal.reason as { message?: unknown } | undefined;
+		// e.g. a DOMException of another realm, as in jest
+		const words = typeof reason?.message === 'string' ? reason.message : 'The wait was aborted';
+		return await Promise.reject(reason instanceof Error ? reason : new Error(words));
+	}
+}
+
+/** The waits on 1.x's uncancellable `sleep`, and when each sleep now running ends. */
+const waiters = new Set<{ at: number; wake: () => void }>();
+const sleepsEndingAt = new Set<number>();
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** A wait on 1.x races Stop while its sleep runs on; so that finished runs leave no timer per
+ *  wait behind, a sleep starts only when none running ends before the wait is due. */
+async function sharedSleep(sleep: Sleep, ms: number, signal: AbortSignal): Promise<void> {
+	let onAbort = () => {};
+	await new Promise<void>((resolve, reject) => {
+		const waiter = { at: Date.now() + ms, wake: resolve };
+		onAbort = () => {
+			waiters.delete(waiter);
+			reject(new Error('aborted')); // worded by wait()
+		};
+		signal.addEventListener('abort', onAbort, { once: true });
+		waiters.add(waiter);
+		sleepUntil(sleep, waiter.at);
+	}).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/** Sleeps until `at`; then wakes the waits that are due and sleeps on for the next one. */
+function sleepUntil(sleep: Sleep, at: number): void {
+	if ([...sleepsEndingAt].some((end) => end <= at)) return;
+	sleepsEndingAt.add(at);
+	void sleep(Math.max(0, at - Date.now())).then(() => {
+		sleepsEndingAt.delete(at);
+		for (const waiter of waiters)
+			if (waiter.at <= Date.now() && waiters.delete(waiter)) waiter.wake();
+		const next = Math.min(...[...waiters].map((waiter) => waiter.at));
+		if (next < Infinity) sleepUntil(sleep, next);
+	});
 }
