@@ -88,15 +88,6 @@ const TOO_LARGE: Record<number, string> = {
 	431: 'the request line or headers are too long',
 };
 
-interface FailureFacts {
-	attempts: number;
-	retryAfter?: string;
-	/** The URL called: a 404 on documents or indexes says its path. */
-	url?: string;
-	/** Where a 3xx pointed. */
-	location?: string;
-}
-
 /** An HTTP failure as a NodeApiError a non-programmer can act on. */
 export function apiError(
 	ctx: BotDojoContext,
@@ -104,7 +95,8 @@ export function apiError(
 	body: unknown,
 	credentials: ProjectCredentials,
 	settings: RequestSettings,
-	facts: FailureFacts,
+	/** `url`: the URL called; `location`: where a 3xx pointed. */
+	facts: { attempts: number; retryAfter?: string; url?: string; location?: string },
 ): NodeApiError {
 	const said = saidByService(body, credentials.apiKey);
 	const saidLine = said ? `BotDojo said: "${said}". ` : '';
@@ -144,9 +136,8 @@ export function apiError(
 			? `Check ${missing.where} ("${missing.id}").`
 			: `One of these does not exist or is not visible to this key: ${used}. Check the ids in the node and in the credential.`;
 		// The docs show other paths for documents and indexes than the spec.
-		const path = facts.url && /\/(documents|indexes)\//.test(facts.url) ? pathOf(facts.url) : '';
-		if (path)
-			description += ` Path called: POST ${path}. If the ids are right, report this path: BotDojo may have moved the endpoint.`;
+		if (facts.url && URL.canParse(facts.url) && /\/(documents|indexes)\//.test(facts.url))
+			description += ` Path called: POST ${new URL(facts.url).pathname}. If the ids are right, report this path: BotDojo may have moved the endpoint.`;
 	} else if (statusCode === 429) {
 		message = 'BotDojo is limiting the request rate (429)';
 		description = `${saidLine}Gave up after ${facts.attempts} attempt(s)${facts.retryAfter ? `; BotDojo asked to wait ${facts.retryAfter} s` : ''}. ${settings.rateLimitAdvice ?? 'Send fewer requests at once'}, or run the workflow later.`;
@@ -173,23 +164,14 @@ export function apiError(
 	);
 }
 
-function pathOf(url: string): string {
-	try {
-		return new URL(url).pathname;
-	} catch {
-		return url;
-	}
-}
-
 /** Where a redirect pointed: its origin, and the Base URL it implies (up to `/accounts/`). */
-function redirectTarget(location: string | undefined, from: string | undefined) {
-	try {
-		const target = new URL(location ?? '', from);
-		const path = target.pathname.split('/accounts/')[0].replace(/\/+$/, '');
-		return { origin: target.origin, baseUrl: `${target.origin}${path}` };
-	} catch {
+function redirectTarget(location = '', from?: string) {
+	if (!URL.canParse(location, from)) {
 		return { origin: 'an address it did not give', baseUrl: 'e.g. https://api.botdojo.com/api/v1' };
 	}
+	const target = new URL(location, from);
+	const path = target.pathname.split('/accounts/')[0].replace(/\/+$/, '');
+	return { origin: target.origin, baseUrl: `${target.origin}${path}` };
 }
 
 /** n8n's helper wraps network errors: the system code is on the error, its cause, or httpCode. */
