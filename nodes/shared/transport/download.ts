@@ -58,7 +58,6 @@ export async function downloadSignedUrl(
 				})) as FullResponse,
 			retry: settings.retry ?? DEFAULT_RETRY,
 			abortSignal,
-			drain: async (refused) => void (await readErrorBody(refused.body, abortSignal)),
 			networkError: (error) => {
 				const code = (error as { code?: string })?.code ?? '';
 				const raw = (error as Error)?.message ?? String(error);

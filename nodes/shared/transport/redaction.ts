@@ -54,6 +54,10 @@ function finderOf(apiKey: string): KeyFinder | undefined {
 	if (finders.has(apiKey)) return finders.get(apiKey);
 	if (finders.size > 100) finders.clear();
 	const key = apiKey.trim();
+	if (key.length < MIN_KEY_CHARS) {
+		finders.set(apiKey, undefined); // too short to look for: nothing to build
+		return undefined;
+	}
 	const once = inQuotes(key);
 	const texts = [...new Set([key, once])];
 	const forms = new Set([...texts, ...texts.flatMap(base64Cores)]);
@@ -64,8 +68,8 @@ function finderOf(apiKey: string): KeyFinder | undefined {
 		starts: [...new Set([inQuotes(once), ...texts])].map((t) => t.toLowerCase()),
 		cutChars: Math.min(MAX_CUT_CHARS, Math.ceil(key.length / 2)),
 	};
-	finders.set(apiKey, key.length < MIN_KEY_CHARS ? undefined : finder);
-	return finders.get(apiKey);
+	finders.set(apiKey, finder);
+	return finder;
 }
 
 /** `text` with the longest start of the key it ends with (at least cutChars, not whole) hidden. */

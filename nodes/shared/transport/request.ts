@@ -102,7 +102,6 @@ export async function sendWithRetries(
 		},
 		retry: settings.retry ?? DEFAULT_RETRY,
 		abortSignal,
-		drain: async (response) => void (await readErrorBody(response.body, abortSignal)),
 		networkError: (error, waiting) => transportError(ctx, error, credentials, settings, waiting),
 		refusal,
 	});
@@ -110,14 +109,13 @@ export async function sendWithRetries(
 	return response;
 }
 
-/** One request, sent again while the answer is 429 or 503 (BotDojo did not act on it): `drain`
- *  reads a retried answer's body within bounds, `networkError` words a failure with no answer
- *  (`waiting`: in a Retry-After wait), `refusal` an answer of 400 or more not retried. */
+/** One request, sent again while the answer is 429 or 503 (BotDojo did not act on it):
+ *  `networkError` words a failure with no answer (`waiting`: in a Retry-After wait), `refusal`
+ *  an answer of 400 or more not retried. */
 interface RateLimitedRequest {
 	send(): Promise<FullResponse>;
 	retry: RetryPolicy;
 	abortSignal?: AbortSignal;
-	drain(response: FullResponse): Promise<void>;
 	networkError(error: unknown, waiting: boolean): Error;
 	refusal(response: FullResponse, attempts: number): Promise<Error> | Error;
 }
@@ -138,7 +136,7 @@ export async function retryWhileRateLimited(request: RateLimitedRequest): Promis
 		if (!retried || attempt >= maxAttempts || waited + delay > maxTotalWaitMs) {
 			throw await request.refusal(response, attempt);
 		}
-		await request.drain(response);
+		await readErrorBody(response.body, request.abortSignal); // within its bounds, then dropped
 		waited += delay;
 		await wait(delay, request.abortSignal ?? new AbortController().signal).catch(failure(true));
 	}
