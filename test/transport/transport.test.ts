@@ -1,7 +1,8 @@
 import { unwrapResults } from '../../nodes/shared/transport/answers';
 import { serviceMessage } from '../../nodes/shared/transport/errors';
 import { projectUrl } from '../../nodes/shared/transport/project';
-import { parseRetryAfter, positionalBody, readAnswer } from '../../nodes/shared/transport/request';
+import { positionalBody } from '../../nodes/shared/transport/api';
+import { parseRetryAfter, readAnswer } from '../../nodes/shared/transport/request';
 
 describe('transport building blocks', () => {
 	const credentials = {

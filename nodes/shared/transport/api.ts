@@ -1,9 +1,5 @@
-/**
- * BotDojo's API as the nodes use it (../shared/spec/service-interface.md): one typed function per
- * endpoint, holding its path, its body (positional `{ params }`, `{ body, options }` for a run,
- * multipart for an upload) and its answer's shape; and `exportPages`, which follows the export's
- * cursors for the Export Requests node and the Trigger. Nodes call these and never build a request.
- */
+/** BotDojo's API (service-interface.md): one typed function per endpoint with its path, body and
+ *  answer's shape, and `exportPages`, the export's cursor pager. Nodes never build a request. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
@@ -11,10 +7,27 @@ import { checkRecords, resultOf, wrongAnswerError } from './answers';
 import type { DocumentRecord, FlowRequestRecord, FlowSession, IndexStatus } from './answers';
 import { withCancelSignal } from './project';
 import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './project';
-import { positionalRequest, sendWithRetries } from './request';
+import { sendWithRetries } from './request';
 
 /** BotDojo's largest export page. */
 export const MAX_PAGE_SIZE = 1000;
+
+/** `{ params }`: trailing absent parameters left out, an absent one before a present one null. */
+export function positionalBody(params: readonly unknown[]): { params: unknown[] } {
+	let length = params.length;
+	while (length > 0 && (params[length - 1] === undefined || params[length - 1] === null)) length--;
+	return { params: params.slice(0, length).map((value) => (value === undefined ? null : value)) };
+}
+
+/** POSTs `{ params }` to a positional endpoint; returns its answer, parsed. */
+async function positionalAnswer(
+	ctx: BotDojoContext,
+	endpoint: Endpoint,
+	params: readonly unknown[],
+	settings: RequestSettings,
+): Promise<unknown> {
+	return (await sendWithRetries(ctx, 'POST', endpoint, positionalBody(params), settings)).body;
+}
 
 /** A positional endpoint's result, of its shape; `kind` names the spec's record it returns. */
 async function positional<T>(
@@ -25,7 +38,7 @@ async function positional<T>(
 	settings: RequestSettings,
 	kind?: Parameters<typeof resultOf>[4],
 ): Promise<T> {
-	const answer = await positionalRequest(ctx, endpoint, params, settings);
+	const answer = await positionalAnswer(ctx, endpoint, params, settings);
 	return resultOf<T>(ctx, answer, endpoint, shape, kind, settings.itemIndex);
 }
 
@@ -83,7 +96,7 @@ export async function exportRequestsPage(
 ): Promise<{ results: FlowRequestRecord[]; nextCursor?: string; hasMore: boolean }> {
 	const endpoint = ['flow_requests', 'export'];
 	const params = [flowId, afterCursor, limit, fromDate, toDate];
-	const answer = await positionalRequest(ctx, endpoint, params, { subject: { flowId }, itemIndex });
+	const answer = await positionalAnswer(ctx, endpoint, params, { subject: { flowId }, itemIndex });
 	const page = (Array.isArray(answer) ? { results: answer } : (answer ?? {})) as IDataObject;
 	if (!Array.isArray(page.results)) {
 		const found = answer !== null && typeof answer === 'object' ? page.results : answer;

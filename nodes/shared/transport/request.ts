@@ -29,23 +29,6 @@ export const ANSWER_LIMITS = {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
 
-/** `{ params }`: trailing absent parameters left out, an absent one before a present one null. */
-export function positionalBody(params: readonly unknown[]): { params: unknown[] } {
-	let length = params.length;
-	while (length > 0 && (params[length - 1] === undefined || params[length - 1] === null)) length--;
-	return { params: params.slice(0, length).map((value) => (value === undefined ? null : value)) };
-}
-
-/** POSTs `{ params }` to a positional endpoint; returns its answer, parsed. */
-export async function positionalRequest(
-	ctx: BotDojoContext,
-	endpoint: Endpoint,
-	params: readonly unknown[],
-	settings: RequestSettings = {},
-): Promise<unknown> {
-	return (await sendWithRetries(ctx, 'POST', endpoint, positionalBody(params), settings)).body;
-}
-
 /** The first answer BotDojo accepted, its body read and parsed here (n8n's parsing keeps about
  *  twice an answer alive: docs/performance.md), or with `readByCaller` left to a run to read. */
 export async function sendWithRetries(
