@@ -106,11 +106,9 @@ export function apiError(
 		.map(({ name, id }) => `${name} "${id}"`)
 		.join(', ');
 	const repeatable = settings.repeatable !== false;
-	let [message, description, safeToRetry] = [
-		`BotDojo answered with status ${statusCode}`,
-		saidLine,
-		true,
-	];
+	let message = `BotDojo answered with status ${statusCode}`;
+	let description = saidLine;
+	let safeToRetry = true;
 
 	if (statusCode >= 300 && statusCode < 400) {
 		const { origin, baseUrl } = redirectTarget(facts.location, facts.url);

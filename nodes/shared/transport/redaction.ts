@@ -18,7 +18,9 @@ const MAX_CUT_CHARS = 8;
 function base64Cores(text: string): string[] {
 	return [0, 1, 2].flatMap((offset) => {
 		const bytes = Buffer.concat([Buffer.alloc(offset), Buffer.from(text)]);
-		const [first, end] = [Math.ceil((4 * offset) / 3), Math.floor((4 * bytes.length) / 3)];
+		// Characters that also hold bits of the padding before, or of what follows, are left out.
+		const first = Math.ceil((4 * offset) / 3);
+		const end = Math.floor((4 * bytes.length) / 3);
 		const core = bytes.toString('base64').slice(first, end);
 		return [core, core.replace(/\+/g, '-').replace(/\//g, '_')];
 	});

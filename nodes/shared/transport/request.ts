@@ -170,7 +170,9 @@ export async function readAnswer(body: unknown, bounds: ReadBounds = {}, apiKey 
 
 /** How deep brackets nest in a JSON text (brackets inside strings not counted). */
 function nestingDepth(text: string): number {
-	let [depth, deepest, inString] = [0, 0, false];
+	let depth = 0;
+	let deepest = 0;
+	let inString = false;
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
 		// in a string, a backslash escapes the next character
@@ -185,14 +187,15 @@ function nestingDepth(text: string): number {
 /** The body's text within `bounds`; the body is destroyed when a bound or Stop ends it. */
 async function readBounded(body: Readable, bounds: ReadBounds): Promise<string> {
 	const hangUp = (reason: Error) => (body as { destroy?: (e: Error) => void }).destroy?.(reason);
-	const [clock, seconds] = [new AbortController(), ANSWER_LIMITS.readMs / 1000];
-	const lateWords = `BotDojo's answer took longer than ${seconds} s to arrive and was cut off (the longest an answer may take)`;
+	const clock = new AbortController();
+	const lateWords = `BotDojo's answer took longer than ${ANSWER_LIMITS.readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;
 	let late: AnswerBoundReached | undefined;
 	const tooLate = () => hangUp((late = new AnswerBoundReached(lateWords)));
 	wait(ANSWER_LIMITS.readMs, clock.signal).then(tooLate, () => undefined);
 	const onStop = () => hangUp(new Error('canceled'));
 	bounds.signal?.addEventListener('abort', onStop, { once: true });
-	const [chunks, maxBytes] = [[] as Uint8Array[], bounds.maxBytes ?? ANSWER_LIMITS.answerBytes];
+	const chunks: Uint8Array[] = [];
+	const maxBytes = bounds.maxBytes ?? ANSWER_LIMITS.answerBytes;
 	let size = 0;
 	try {
 		for await (const chunk of body) {
