@@ -88,6 +88,69 @@ function peakRssGrowth(rootPid, before) {
 	return growth;
 }
 
+/** A process's command line, shortened for a report. */
+function commandLine(pid) {
+	try {
+		const text = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+		return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+	} catch {
+		return '(gone)';
+	}
+}
+
+/**
+ * Samples the VmRSS of each process of the tree every `everyMs`, as a harness outside n8n would
+ * (a peak shorter than the interval is missed, unlike VmHWM). `stop()` returns the largest value
+ * seen per pid and the largest sum over the tree.
+ */
+function sampleRss(rootPid, everyMs = 100) {
+	const perPid = new Map();
+	let treeMax = 0;
+	const take = () => {
+		let sum = 0;
+		for (const pid of processTree(rootPid)) {
+			const rss = statusField(pid, 'VmRSS');
+			sum += rss;
+			if (rss > (perPid.get(pid) ?? 0)) perPid.set(pid, rss);
+		}
+		treeMax = Math.max(treeMax, sum);
+	};
+	take();
+	const timer = setInterval(take, everyMs);
+	return {
+		stop() {
+			clearInterval(timer);
+			take();
+			return { perPid, treeMax };
+		},
+	};
+}
+
+/**
+ * RSS growth of n8n's main process beside its tree's, from the reset (`before`, from
+ * resetPeakRss) to the peak (VmHWM), to the largest sample (`sampled`, from sampleRss().stop())
+ * and to the end (now), in bytes, with one line per process.
+ */
+function rssSplit(rootPid, before, sampled) {
+	const processes = processTree(rootPid).map((pid) => ({
+		pid,
+		command: commandLine(pid),
+		before: before.get(pid), // undefined: born during the run
+		peak: statusField(pid, 'VmHWM'),
+		sampledMax: sampled.perPid.get(pid) ?? 0,
+		end: statusField(pid, 'VmRSS'),
+	}));
+	const main = processes[0];
+	const beforeSum = [...before.values()].reduce((a, b) => a + b, 0);
+	return {
+		mainPeak: Math.max(0, main.peak - (main.before ?? 0)),
+		mainSampled: Math.max(0, main.sampledMax - (main.before ?? 0)),
+		mainEnd: main.end - (main.before ?? 0),
+		treeSampled: Math.max(0, sampled.treeMax - beforeSum),
+		processes,
+	};
+}
+
 /** Waits until the process tree is idle (saving an execution may finish after the answer). */
 async function settle(pid) {
 	for (let i = 0; i < 25; i++) {
@@ -97,4 +160,12 @@ async function settle(pid) {
 	}
 }
 
-module.exports = { treeCpuMs, resetPeakRss, peakRssGrowth, processTree, settle };
+module.exports = {
+	treeCpuMs,
+	resetPeakRss,
+	peakRssGrowth,
+	processTree,
+	sampleRss,
+	rssSplit,
+	settle,
+};

@@ -25,6 +25,10 @@ const FIGURES = {
 	cpuMs: { title: 'n8n CPU ms', digits: 0 },
 	heapMB: { title: 'n8n heap+external peak growth MB', digits: 0 },
 	rssMB: { title: 'n8n+runner RSS peak growth MB', digits: 0 },
+	rssMainMB: { title: 'n8n main RSS peak growth MB', digits: 0 },
+	rssSampledMB: { title: 'n8n+runner RSS sampled growth MB', digits: 0 },
+	rssMainSampledMB: { title: 'n8n main RSS sampled growth MB', digits: 0 },
+	rssMainEndMB: { title: 'n8n main RSS growth at the end MB', digits: 0 },
 	firstItemMs: { title: 'first chunk ms', digits: 0 },
 	cpuPerItemMs: { title: 'Run Flow CPU ms per item (minus items only)', digits: 2 },
 };

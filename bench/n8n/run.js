@@ -11,7 +11,8 @@
  * export, items, remember, itemscpu, exportfile: comma-separated phases; exportfile is not in
  * the default list; itemscpu restarts n8n for each measured run), BENCH_ITEMS (200),
  * BENCH_REMEMBER_KEYS (10000), BENCH_FILE_RECORDS (1000000: the CSV File export of the exportfile
- * phase), BENCH_FILE_ITEMS (100000,300000: the Items exports beside it),
+ * phase), BENCH_FILE_ITEMS (100000,300000: the Items exports beside it; empty: none),
+ * BENCH_FILE_ROUNDS (1: rounds of the exportfile phase, all in the same n8n),
  * BENCH_HEAP_MB (1024 when the exportfile phase runs, else none: n8n's --max-old-space-size),
  * BENCH_NODE_OPTIONS (more Node options for n8n, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
  */
@@ -38,7 +39,11 @@ const ONLY = (process.env.BENCH_ONLY || 'tokens,large,stream,export,items,rememb
 	',',
 );
 const FILE_RECORDS = env('BENCH_FILE_RECORDS', 1_000_000);
-const FILE_ITEMS = (process.env.BENCH_FILE_ITEMS || '100000,300000').split(',').map(Number);
+const FILE_ROUNDS = env('BENCH_FILE_ROUNDS', 1);
+const FILE_ITEMS = (process.env.BENCH_FILE_ITEMS ?? '100000,300000')
+	.split(',')
+	.filter(Boolean)
+	.map(Number);
 const HEAP_MB = env('BENCH_HEAP_MB', ONLY.includes('exportfile') ? 1024 : 0);
 const TOKEN_CHARS = 10; // flow_big's tokens are like "tok000123 "
 
@@ -264,9 +269,11 @@ async function main() {
 			await exportFilePhase(ctx, {
 				emu: ctx.emu,
 				logFile: path.join(ctx.userFolder, 'n8n.log'),
+				log,
 				measure,
 				alternate,
 				records: FILE_RECORDS,
+				rounds: FILE_ROUNDS,
 				itemsLimits: FILE_ITEMS,
 				heapMb: HEAP_MB,
 			}),
