@@ -4,6 +4,8 @@
  * reader leaves the stream without Node's AbortError (flowRun.ts, streamChunks), so the
  * connection is closed by the node itself; this shows it is.
  */
+import { sleep } from 'n8n-workflow';
+
 import { runNode } from '../helpers/engine';
 import { startScriptedServer, type ScriptedServer } from '../transport/scriptedServer';
 
@@ -38,7 +40,7 @@ beforeEach(() => {
 async function closesWithin(ms: number, count: number): Promise<void> {
 	const until = Date.now() + ms;
 	while (closedAfterMs.length < count && Date.now() < until)
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await sleep(20);
 }
 
 describe('Run Flow: a stream that stays open after its final line', () => {
