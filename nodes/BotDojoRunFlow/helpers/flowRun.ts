@@ -12,6 +12,7 @@ import { runFlow } from '../../shared/transport/api';
 import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';
 import { isReadable } from '../../shared/transport/request';
+import { AnswerStream } from './answerStream';
 import { RunCollector } from './collector';
 import { TokenForwarder } from './forwarder';
 import { answerText, outputJson } from './output';
@@ -64,9 +65,6 @@ export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise
 		deadline.end();
 		deadline.signal.removeEventListener('abort', onDeadline);
 		run.cancelSignal?.removeEventListener('abort', onCancel);
-		// Hangs up a connection still open after the final line (BotDojo or a proxy may keep it
-		// open): n8n's helper (axios) ends its request on this signal; once the answer ended, a no-op.
-		runAbort.abort(RUN_ENDED);
 	}
 }
 
@@ -119,7 +117,7 @@ async function request(
 		forwarder ? (token) => forwarder.token(token) : undefined,
 	);
 	forwarder?.begin();
-	const stream = streamChunks(body);
+	const stream = new AnswerStream(body, runAbort, RUN_ENDED);
 	try {
 		const result = await readNdjsonStream(stream.chunks, {
 			onValue: (value) => collector.add(value),
@@ -142,36 +140,8 @@ async function request(
 		if (run.chunkErrors) forwarder?.error(error.message);
 		throw runStreamError(ctx, error, run);
 	} finally {
-		stream.close();
+		await stream.close();
 	}
-}
-
-/** A stream's chunks that stop at the final line without an error, and its closing after. */
-interface StreamChunks {
-	chunks: AsyncIterable<Uint8Array | string>;
-	close(): void;
-}
-
-/**
- * The reader leaves its loop at the final line, usually before the body's end arrived. Node then
- * destroys the body with an AbortError whose stack trace n8n's source maps format (in n8n 2.40.7
- * about 0.1 ms of CPU per run, under a profiler: the largest cost of the node's own code).
- * Iterated without that, the body is destroyed here with no error made (runFlowOnce then hangs
- * up the connection). A body without `iterator` (not a Node stream) is iterated as it is.
- */
-function streamChunks(body: AsyncIterable<Uint8Array | string>): StreamChunks {
-	const stream = body as {
-		iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterable<Uint8Array | string>;
-		destroy?: () => void;
-		destroyed?: boolean;
-	};
-	if (typeof stream.iterator !== 'function') return { chunks: body, close: () => {} };
-	return {
-		chunks: stream.iterator({ destroyOnReturn: false }),
-		close: () => {
-			if (!stream.destroyed) stream.destroy?.();
-		},
-	};
 }
 
 /** The error of a run that its deadline or a Stop ended, or undefined when neither did. */
