@@ -4,7 +4,7 @@
  * HANG_UP_AFTER_MS), leaving no connection behind. The reader leaves the stream without Node's
  * AbortError, and n8n's helper wraps the body, so the hang-up is the node's own; this shows it.
  */
-import { sleep } from 'n8n-workflow';
+import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
 import { startScriptedServer, type ScriptedServer } from '../transport/scriptedServer';
@@ -42,16 +42,22 @@ async function closesWithin(ms: number, count: number): Promise<void> {
 	while (closedAfterMs.length < count && Date.now() < until) await sleep(20);
 }
 
+/** Run Flow (streamed, the default) on the server above, with these Options. */
+async function runFlowOn(options: INodeParameters, items?: Array<{ json: IDataObject }>) {
+	return await runNode({
+		node: {
+			type: 'botDojoRunFlow',
+			parameters: { flowId: 'flow_1', inputMode: 'message', message: 'Hi', options },
+		},
+		items,
+		credentials: botdojo.credentials,
+	});
+}
+
 describe('Run Flow: a stream that stays open after its final line', () => {
 	it('outputs the answer and closes the connection', async () => {
 		const started = Date.now();
-		const { items, error } = await runNode({
-			node: {
-				type: 'botDojoRunFlow',
-				parameters: { flowId: 'flow_1', inputMode: 'message', message: 'Hi', options: {} },
-			},
-			credentials: botdojo.credentials,
-		});
+		const { items, error } = await runFlowOn({});
 		expect(error).toBeUndefined();
 		expect(items.map((item) => [item.json.text, item.json.status])).toEqual([
 			['Hello there', 'complete'],
@@ -63,19 +69,8 @@ describe('Run Flow: a stream that stays open after its final line', () => {
 	});
 
 	it('closes every connection of a run over many items, 10 at once', async () => {
-		const { items, error } = await runNode({
-			node: {
-				type: 'botDojoRunFlow',
-				parameters: {
-					flowId: 'flow_1',
-					inputMode: 'message',
-					message: 'Hi',
-					options: { concurrency: 10 },
-				},
-			},
-			items: Array.from({ length: 25 }, (_, i) => ({ json: { i } })),
-			credentials: botdojo.credentials,
-		});
+		const inputs = Array.from({ length: 25 }, (_, i) => ({ json: { i } }));
+		const { items, error } = await runFlowOn({ concurrency: 10 }, inputs);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(25);
 		expect(new Set(items.map((item) => item.json.text))).toEqual(new Set(['Hello there']));
