@@ -69,17 +69,27 @@ function apiUrl(target, endpoint) {
 	return `${target.baseUrl}/accounts/${target.accountId}/projects/${target.projectId}/${endpoint}`;
 }
 
-function httpRequestNode(target, endpoint, body, options = {}) {
-	return node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, {
+/** n8n's HTTP Request node calling the API. The key goes in a plain Authorization header (stored
+ *  in the workflow), or with `withCredential` through the BotDojo API credential as a predefined
+ *  credential type (n8n signs each request with the credential's `authenticate`). */
+function httpRequestNode(target, endpoint, body, options = {}, { withCredential = false } = {}) {
+	const auth = withCredential
+		? { authentication: 'predefinedCredentialType', nodeCredentialType: 'botDojoApi' }
+		: {
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'Authorization', value: target.apiKey }] },
+			};
+	const parameters = {
 		method: 'POST',
 		url: apiUrl(target, endpoint),
-		sendHeaders: true,
-		headerParameters: { parameters: [{ name: 'Authorization', value: target.apiKey }] },
+		...auth,
 		sendBody: true,
 		specifyBody: 'json',
 		jsonBody: typeof body === 'string' ? body : JSON.stringify(body),
 		options,
-	});
+	};
+	const extra = withCredential ? { credentials: CREDENTIAL } : {};
+	return node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, parameters, extra);
 }
 
 /** Every workflow, by key; `path` is its webhook path. `runFlowOptions` sets Run Flow's options.
@@ -169,14 +179,17 @@ function benchWorkflows(
 	add('items-only', questions());
 	add('items-c1', [...questions(), runEach(1)]);
 	add('items-c10', [...questions(), runEach(10)]);
-	add('items-http', [
-		...questions(),
+	const httpEach = (auth) =>
 		httpRequestNode(
 			target,
 			'flows/flow_delay50/run',
 			'={{ JSON.stringify({ body: { text_input: $json.q } }) }}',
-		),
-	]);
+			{},
+			auth,
+		);
+	add('items-http', [...questions(), httpEach({})]);
+	// The same call with the key in the BotDojo API credential, as n8n advises for secrets.
+	add('items-http-cred', [...questions(), httpEach({ withCredential: true })]);
 	// Remember by Key at the cap (issue 19): the node's static data is imported with `keys`
 	// conversations saved; the key comes from the webhook's query (?chat=…).
 	const remembered = {};

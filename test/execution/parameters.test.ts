@@ -56,6 +56,9 @@ describe('runner: parameters read once where they cannot differ between items', 
 		expect(reads.options).toBe(1);
 		expect(reads.flowId).toBe(1);
 		expect(reads.inputMode).toBe(1);
+		// Not in the workflow (hidden by its settings): n8n's fallback, the same for every item.
+		expect(reads.messageProperty).toBe(1);
+		expect(reads.toolOutput).toBe(1);
 	});
 
 	it('gives every item its own error for a value that is wrong for all (Continue On Fail)', async () => {

@@ -12,6 +12,7 @@ import { runFlow } from '../../shared/transport/api';
 import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';
 import { isReadable } from '../../shared/transport/request';
+import { AnswerStream } from './answerStream';
 import { RunCollector } from './collector';
 import { TokenForwarder } from './forwarder';
 import { answerText, outputJson } from './output';
@@ -46,6 +47,9 @@ export interface RunOutcome {
 	/** A flow that reported status "error" when On Flow Error is Fail (thrown by the caller). */
 	failure?: Error;
 }
+
+/** The reason of a run's own hang-up after its answer: one value, not a new error per run. */
+const RUN_ENDED = new Error('The run had ended');
 
 export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise<RunOutcome> {
 	const runAbort = new AbortController();
@@ -113,8 +117,9 @@ async function request(
 		forwarder ? (token) => forwarder.token(token) : undefined,
 	);
 	forwarder?.begin();
+	const stream = new AnswerStream(body, runAbort, RUN_ENDED);
 	try {
-		const result = await readNdjsonStream(body, {
+		const result = await readNdjsonStream(stream.chunks, {
 			onValue: (value) => collector.add(value),
 			onChunkRead: forwarder ? () => forwarder.flush() : undefined,
 			stopSource: (reason) => {
@@ -134,6 +139,8 @@ async function request(
 		if (!(error instanceof NdjsonStreamError)) throw asNodeError(ctx, error, itemIndex);
 		if (run.chunkErrors) forwarder?.error(error.message);
 		throw runStreamError(ctx, error, run);
+	} finally {
+		await stream.close();
 	}
 }
 

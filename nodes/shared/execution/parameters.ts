@@ -29,8 +29,10 @@ function savedValue(parameters: object, path: string): unknown {
 /**
  * The context with a getNodeParameter that reads a value without an expression once and gives
  * each later item a copy of it (a caller may change what it gets, as with n8n's own copy). A
- * value with an expression, a call with options, or a read that throws goes to n8n every time,
- * so each item still gets its own value and its own error.
+ * parameter the workflow does not hold (hidden by the node's settings) is n8n's fallback, the
+ * same for every item: read once per fallback. A value with an expression, a call with options,
+ * or a read that throws goes to n8n every time, so each item still gets its own value and its
+ * own error.
  */
 export function withItemlessParameters<T extends IExecuteFunctions>(ctx: T): T {
 	const read = ctx.getNodeParameter.bind(ctx) as (...args: unknown[]) => unknown;
@@ -43,10 +45,14 @@ export function withItemlessParameters<T extends IExecuteFunctions>(ctx: T): T {
 		options?: object,
 	) => {
 		const saved = savedValue(parameters, name);
-		const cacheable = options === undefined && saved !== undefined && !holdsExpression(saved);
+		// What n8n evaluates: the saved value, or the fallback when none is saved.
+		const evaluated = saved === undefined ? fallback : saved;
+		const cacheable =
+			options === undefined && evaluated !== undefined && !holdsExpression(evaluated);
 		if (!cacheable) return read(name, itemIndex, fallback, options);
-		if (!known.has(name)) known.set(name, read(name, itemIndex, fallback));
-		const value = known.get(name);
+		const key = saved === undefined ? `${name} ${JSON.stringify(fallback)}` : name;
+		if (!known.has(key)) known.set(key, read(name, itemIndex, fallback));
+		const value = known.get(key);
 		return value !== null && typeof value === 'object' ? deepCopy(value) : value;
 	};
 	return Object.create(ctx, {
