@@ -30,7 +30,8 @@ export class AnswerStream {
 	/** What the reader iterates. */
 	readonly chunks: AsyncIterable<Chunk>;
 
-	private readonly stream: NodeReadable;
+	/** The body when it is a Node stream, the one kind that is closed here. */
+	private readonly stream: NodeReadable | undefined;
 
 	/** `runAbort` ends the request (n8n's helper listens to its signal); `hangUpReason` its reason. */
 	constructor(
@@ -38,19 +39,17 @@ export class AnswerStream {
 		private readonly runAbort: AbortController,
 		private readonly hangUpReason: Error,
 	) {
-		this.stream = body as NodeReadable;
+		const { iterator } = body as NodeReadable;
 		// A body without `iterator` (not a Node stream) is iterated as it is.
-		this.chunks =
-			typeof this.stream.iterator === 'function'
-				? this.stream.iterator({ destroyOnReturn: false })
-				: body;
+		this.stream = typeof iterator === 'function' ? (body as NodeReadable) : undefined;
+		this.chunks = this.stream?.iterator?.({ destroyOnReturn: false }) ?? body;
 	}
 
 	/** The reader is done (final line, Stop, a limit or an error): the body is let go, and its
 	 *  connection ends within HANG_UP_AFTER_MS (at once when the run was aborted). */
 	async close(): Promise<void> {
 		const stream = this.stream;
-		if (typeof stream.iterator !== 'function') return;
+		if (!stream) return;
 		if (!stream.destroyed) stream.destroy?.();
 		if (stream.closed || this.runAbort.signal.aborted || typeof stream.once !== 'function') return;
 		const closed = new AbortController();
