@@ -11,7 +11,8 @@
  *    arrival to the sendChunk of what it carried, the first token included;
  * 4. batch: 200 items against a 50 ms flow, concurrency 10 and 1, node vs raw requests.
  *
- * TOKENS=50000,1000000 and PARTS=stream,memory choose what runs; ROUNDS (≥ 5) the rounds.
+ * TOKENS=50000,1000000 and PARTS=stream,memory choose what runs; ROUNDS (≥ 5) the rounds;
+ * BENCH_RAW=1 prints each round's figures too.
  */
 import { performance } from 'node:perf_hooks';
 

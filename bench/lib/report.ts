@@ -66,7 +66,24 @@ export function report(title: string, pairs: Pair[], options: ReportOptions = {}
 		const ratios = pairs.map((p) => figure(p.candidate) / figure(p.baseline));
 		lines.push(row([name, cell(candidate, digits), cell(baseline, digits), cell(ratios, 2)]));
 	}
+	if (process.env.BENCH_RAW === '1') lines.push(...perRound(pairs, figures, names));
 	return lines.join('\n');
+}
+
+/** BENCH_RAW=1: each figure round by round, in the order run, beside its summary. */
+function perRound(
+	pairs: Pair[],
+	figures: Array<[string, Figure, number]>,
+	names: { candidate: string; baseline: string },
+): string[] {
+	const list = (values: number[], digits: number) =>
+		values.map((v) => v.toFixed(digits)).join(', ');
+	return figures.map(([name, figure, digits]) => {
+		const candidate = pairs.map((p) => figure(p.candidate));
+		const baseline = pairs.map((p) => figure(p.baseline));
+		const ratios = candidate.map((value, i) => value / baseline[i]);
+		return `per round, ${name}: ${names.candidate} ${list(candidate, digits)}; ${names.baseline} ${list(baseline, digits)}; ÷ ${list(ratios, 2)}`;
+	});
 }
 
 /** The machine, as a reader of the figures needs it: cores, CPU model, load, node version. */
