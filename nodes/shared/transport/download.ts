@@ -5,11 +5,17 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { saidByService } from './errors';
+import { AnswerBoundReached, saidByService } from './errors';
 import { knownApiKey, readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse, RequestSettings } from './project';
 import { redact, redactDeep } from './redaction';
-import { DEFAULT_RETRY, header, readErrorBody, retryWhileRateLimited } from './request';
+import {
+	beginWithin,
+	DEFAULT_RETRY,
+	header,
+	readErrorBody,
+	retryWhileRateLimited,
+} from './request';
 
 const MAX_REDIRECTS = 5; // a storage may redirect once or twice
 /** A file's body as it arrives, for n8n's binary data (never held whole here). */
@@ -53,25 +59,29 @@ export async function downloadSignedUrl(
 	for (let redirects = 0; ; redirects++) {
 		const response = await retryWhileRateLimited({
 			send: async () =>
-				(await ctx.helpers.httpRequest({
-					method: 'GET',
-					url: link.href,
-					encoding: 'stream',
-					disableFollowRedirect: true,
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					timeout: settings.timeout,
+				await beginWithin(
+					async (signal) =>
+						(await ctx.helpers.httpRequest({
+							method: 'GET',
+							url: link.href,
+							encoding: 'stream',
+							disableFollowRedirect: true,
+							returnFullResponse: true,
+							ignoreHttpStatusErrors: true,
+							timeout: settings.timeout,
+							abortSignal: signal,
+						})) as FullResponse,
 					abortSignal,
-				})) as FullResponse,
+				),
 			retry: settings.retry ?? DEFAULT_RETRY,
 			abortSignal,
 			networkError: (error) => {
 				const code = (error as { code?: string })?.code ?? '';
 				const raw = (error as Error)?.message ?? String(error);
 				const canceled = code === 'ERR_CANCELED' || /aborted|canceled/i.test(raw);
-				const message = canceled
-					? 'The download was canceled'
-					: `Could not download the file from ${shownLink}${code ? ` (${code})` : ''}`;
+				let message = `Could not download the file from ${shownLink}${code ? ` (${code})` : ''}`;
+				if (error instanceof AnswerBoundReached) message = raw;
+				else if (canceled) message = 'The download was canceled';
 				return fail({ message: raw, code }, message, `${raw}.`);
 			},
 			refusal: async ({ statusCode, body }) => {
