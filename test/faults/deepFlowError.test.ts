@@ -4,6 +4,8 @@
  * result, never "Maximum call stack size exceeded" with no description: Run Flow (streamed and
  * not), Export Requests (items and CSV file) and the Trigger.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import { readBinary, runNode, runPoll } from '../helpers/engine';
 import { API_KEY, startScriptedServer, type ScriptedServer } from '../transport/scriptedServer';
 
@@ -23,7 +25,7 @@ beforeEach(() => {
 });
 afterAll(async () => await botdojo.close());
 
-const run = (options: object) => ({
+const run = (options: INodeParameters) => ({
 	type: 'botDojoRunFlow',
 	parameters: { flowId: 'flow_1', inputMode: 'message', message: 'Hi', options },
 });
