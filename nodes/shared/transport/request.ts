@@ -152,16 +152,10 @@ export async function beginWithin(
 		bound.abort();
 	};
 	wait(ANSWER_LIMITS.statusMs, clock.signal).then(tooLate, () => undefined);
-	try {
-		return await send(stop ? eitherSignal(stop, bound.signal) : bound.signal);
-	} catch (error) {
-		if (!late) throw error;
-		throw new AnswerBoundReached(
-			`BotDojo's answer did not begin within ${ANSWER_LIMITS.statusMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer)`,
-		);
-	} finally {
-		clock.abort(WAIT_NOT_NEEDED);
-	}
+	const lateWords = `BotDojo's answer did not begin within ${ANSWER_LIMITS.statusMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer)`;
+	return await send(stop ? eitherSignal(stop, bound.signal) : bound.signal)
+		.catch(async (error) => await Promise.reject(late ? new AnswerBoundReached(lateWords) : error))
+		.finally(() => clock.abort(WAIT_NOT_NEEDED));
 }
 
 /** A signal that either ends; `AbortSignal.any` (Node 20.3+) lets it go with the request. */
