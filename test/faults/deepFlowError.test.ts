@@ -11,7 +11,7 @@ import { API_KEY, startScriptedServer, type ScriptedServer } from '../transport/
 
 const DEPTH = 20_000;
 const deepError = `${'{"error":'.repeat(DEPTH)}"disk full ${API_KEY}"${'}'.repeat(DEPTH)}`;
-const record = `{"id":"req_1","flow_id":"flow_1","status":"error","modified":"2026-01-01T00:00:00.000Z","response":{"error":${deepError}}}`;
+const record = `{"id":"req_1","flow_id":"flow_1","status":"error","modified":"${new Date().toISOString()}","response":{"error":${deepError}}}`;
 const NESTED = 'The flow reported an error nested too deeply to show';
 
 let botdojo: ScriptedServer;
