@@ -18,6 +18,11 @@ const BASE_URL = `/${REMOTE_HTTP.source}/i.test($credentials.baseUrl.trim()) ? "
 /** Said by every answer that leaves the credential unchecked. */
 const NOT_CHECKED = 'The credential was not checked: test again in a minute.';
 
+/** Said by a redirect, which the Test does not follow: n8n would send the key (and, on 307/308,
+ *  the body) again to where it points, another origin and plain http:// included. */
+const REDIRECTED =
+	"Base URL: BotDojo's address answered with a redirect, which was not followed so that the API key goes nowhere else. Set the Base URL to the address the BotDojo API answers at, ending in /api/v1, e.g. https://api.botdojo.com/api/v1.";
+
 export class BotDojoApi implements ICredentialType {
 	name = 'botDojoApi';
 
@@ -94,6 +99,7 @@ export class BotDojoApi implements ICredentialType {
 			url: `={{${BASE_URL}}}/accounts/{{encodeURIComponent($credentials.accountId.trim())}}/projects/{{encodeURIComponent($credentials.projectId.trim())}}/flow_requests/export`,
 			body: { params: ['n8n-credential-check', null, 1] },
 			json: true,
+			disableFollowRedirect: true,
 		},
 		// n8n's type wants rules of one kind per list; its tester (credentials-tester.service.js)
 		// reads both kinds from one list, status rules on a failed request, body rules on a 2xx.
@@ -137,6 +143,10 @@ export class BotDojoApi implements ICredentialType {
 					message: `BotDojo is limiting the request rate (429). ${NOT_CHECKED}`,
 				},
 			},
+			...[300, 301, 302, 303, 305, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: { value, message: REDIRECTED },
+			})),
 			...[500, 502, 503, 504].map((value) => ({
 				type: 'responseCode' as const,
 				properties: {

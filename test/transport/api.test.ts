@@ -69,7 +69,7 @@ function fakeContext(...answers: unknown[]) {
 			},
 		},
 	} as unknown as IExecuteFunctions;
-	return { ctx, calls, cancelSignal: cancel.signal };
+	return { ctx, calls, cancel, cancelSignal: cancel.signal };
 }
 
 /** The credential as handed to n8n's helper: n8n then signs the request with its `authenticate`. */
@@ -102,32 +102,38 @@ function positional(path: string, params: unknown[], signal: AbortSignal): IHttp
 	};
 }
 
+/**
+ * The signal a request but a run or an upload is sent with: Stop's, joined with the wait for
+ * BotDojo's answer to begin (request.ts `beginWithin`); the last test shows that Stop ends it.
+ */
+const STOP_OR_BOUND = expect.any(AbortSignal);
+
 describe('transport contract: the request of each BotDojo endpoint', () => {
 	it('flow_sessions/createSession: [flowId, data], an object back', async () => {
-		const { ctx, calls, cancelSignal } = fakeContext({ results: { id: 'ses_1' } });
+		const { ctx, calls } = fakeContext({ results: { id: 'ses_1' } });
 		const data = { customer: { variables: { plan: 'pro' } } };
 		await expect(createSession(ctx, 'flow_1', data, 2)).resolves.toEqual({ id: 'ses_1' });
 		expect(calls).toEqual([
 			{
 				type: 'botDojoApi',
-				options: positional('flow_sessions/createSession', ['flow_1', data], cancelSignal),
+				options: positional('flow_sessions/createSession', ['flow_1', data], STOP_OR_BOUND),
 				auth: AUTH,
-				contextSignal: cancelSignal,
+				contextSignal: STOP_OR_BOUND,
 			},
 		]);
 	});
 
 	it('flow_requests/loadByFlowSession: [flowId, sessionId], an array back', async () => {
-		const { ctx, calls, cancelSignal } = fakeContext({ results: [{ id: 'req_1' }] });
+		const { ctx, calls } = fakeContext({ results: [{ id: 'req_1' }] });
 		await expect(loadRequestsBySession(ctx, 'flow_1', 'ses_1')).resolves.toEqual([{ id: 'req_1' }]);
 		expect(calls.map((call) => call.options)).toEqual([
-			positional('flow_requests/loadByFlowSession', ['flow_1', 'ses_1'], cancelSignal),
+			positional('flow_requests/loadByFlowSession', ['flow_1', 'ses_1'], STOP_OR_BOUND),
 		]);
 	});
 
 	it('flow_requests/export: [flowId, cursor, limit, from, to], absent middle ones as null', async () => {
 		const page = { results: [{ id: 'req_1' }], nextCursor: 'abc=', hasMore: true };
-		const { ctx, calls, cancelSignal } = fakeContext(page, { results: [], hasMore: false });
+		const { ctx, calls } = fakeContext(page, { results: [], hasMore: false });
 		await expect(
 			exportRequestsPage(ctx, {
 				flowId: 'flow_1',
@@ -140,9 +146,9 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 			positional(
 				'flow_requests/export',
 				['flow_1', null, 1000, null, '2026-01-01T00:00:00.000Z'],
-				cancelSignal,
+				STOP_OR_BOUND,
 			),
-			positional('flow_requests/export', ['flow_1', 'abc=', 5], cancelSignal),
+			positional('flow_requests/export', ['flow_1', 'abc=', 5], STOP_OR_BOUND),
 		]);
 	});
 
@@ -231,15 +237,15 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 	});
 
 	it('documents/loadByLogicalPath: [logicalPath], an object back', async () => {
-		const { ctx, calls, cancelSignal } = fakeContext({ results: { id: 'doc_1' } });
+		const { ctx, calls } = fakeContext({ results: { id: 'doc_1' } });
 		await loadDocumentByLogicalPath(ctx, 'docs/a.pdf');
 		expect(calls.map((call) => call.options)).toEqual([
-			positional('documents/loadByLogicalPath', ['docs/a.pdf'], cancelSignal),
+			positional('documents/loadByLogicalPath', ['docs/a.pdf'], STOP_OR_BOUND),
 		]);
 	});
 
 	it('documents/getTemporarySignedUrl: [document, expires], a non-empty text back', async () => {
-		const { ctx, calls, cancelSignal } = fakeContext(
+		const { ctx, calls } = fakeContext(
 			{ results: 'https://files.test/a?sig=1' },
 			{
 				results: '',
@@ -251,7 +257,7 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 			'https://files.test/a?sig=1',
 		);
 		expect(calls.map((call) => call.options)).toEqual([
-			positional('documents/getTemporarySignedUrl', [document, expires], cancelSignal),
+			positional('documents/getTemporarySignedUrl', [document, expires], STOP_OR_BOUND),
 		]);
 		await expect(getTemporarySignedUrl(ctx, document, expires)).rejects.toThrow(
 			'BotDojo answered without a download link',
@@ -259,17 +265,17 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 	});
 
 	it('indexes/getStatus and indexes/queryMetadata: [indexId] and [indexId, query]', async () => {
-		const { ctx, calls, cancelSignal } = fakeContext({ results: { ready: true } }, { results: [] });
+		const { ctx, calls } = fakeContext({ results: { ready: true } }, { results: [] });
 		await expect(getIndexStatus(ctx, 'idx_1')).resolves.toEqual({ ready: true });
 		await expect(queryIndexMetadata(ctx, 'idx_1', { page: { $gte: 2 } })).resolves.toEqual([]);
 		expect(calls.map((call) => call.options)).toEqual([
-			positional('indexes/getStatus', ['idx_1'], cancelSignal),
-			positional('indexes/queryMetadata', ['idx_1', { page: { $gte: 2 } }], cancelSignal),
+			positional('indexes/getStatus', ['idx_1'], STOP_OR_BOUND),
+			positional('indexes/queryMetadata', ['idx_1', { page: { $gte: 2 } }], STOP_OR_BOUND),
 		]);
 	});
 
 	it('a signed link is fetched without the credential, as a stream, redirects checked here', async () => {
-		const { ctx, calls, cancelSignal } = fakeContext('bytes');
+		const { ctx, calls } = fakeContext('bytes');
 		const url = 'https://files.test/a.pdf?sig=1';
 		await downloadSignedUrl(ctx, url, Date.now() + 60_000, { itemIndex: 0 });
 		expect(calls).toEqual([
@@ -282,9 +288,19 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
 					timeout: undefined,
-					abortSignal: cancelSignal,
+					abortSignal: STOP_OR_BOUND,
 				},
 			},
 		]);
+	});
+
+	it('the signal handed to n8n is ended by Stop, on the request and on its context', async () => {
+		const { ctx, calls, cancel } = fakeContext({ results: { ready: true } });
+		await getIndexStatus(ctx, 'idx_1');
+		const [{ options, contextSignal }] = calls;
+		expect(contextSignal).toBe(options.abortSignal);
+		expect(contextSignal?.aborted).toBe(false);
+		cancel.abort();
+		expect(contextSignal?.aborted).toBe(true);
 	});
 });

@@ -6,7 +6,7 @@ import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workf
 
 import type { FlowRequestRecord } from '../../shared/transport/answers';
 import { retryAdvice, saidByService } from '../../shared/transport/errors';
-import type { NdjsonFailure } from '../../shared/transport/ndjson';
+import { STREAM_LINES, type NdjsonFailure } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';
 import { quoteAnswer, redact } from '../../shared/transport/redaction';
 import { OPTION_NAMES } from './runOptions';
@@ -27,6 +27,7 @@ export interface RunStreamFailure {
 const HINTS: Record<NdjsonFailure, string> = {
 	malformed: 'BotDojo sent a line that is not JSON in the middle of the stream.',
 	oversize: `One line of the stream was larger than the option ${OPTION_NAMES.maxLineMiB} allows; it was refused so that it could not use up the memory of n8n. Raise the option if the flow really sends such large events.`,
+	overlong: `The whole stream was larger than ${STREAM_LINES} times the option ${OPTION_NAMES.maxLineMiB} allows; it was refused so that it could not use up the memory of n8n. Raise the option if the flow really sends this much.`,
 	incomplete: "The stream closed before BotDojo sent the flow's result.",
 	idle: 'Raise the Idle Timeout option if the flow pauses this long on purpose.',
 	timeout: 'Raise the Timeout option if the flow needs longer.',

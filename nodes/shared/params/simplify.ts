@@ -64,7 +64,13 @@ export function errorMessageOfRecord(record: IDataObject): string | undefined {
 	const response = record.response as IDataObject | undefined;
 	const said = response?.error ?? response?.message ?? record.error;
 	if (typeof said === 'string') return said;
-	return said === undefined ? 'The flow reported an error' : JSON.stringify(said);
+	if (said === undefined) return 'The flow reported an error';
+	try {
+		return JSON.stringify(said);
+	} catch {
+		// Nested deeper than JSON.stringify recurses (a broken or hostile answer).
+		return 'The flow reported an error nested too deeply to show';
+	}
 }
 
 /**

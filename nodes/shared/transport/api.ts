@@ -139,6 +139,7 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 		const goesOn = hasMore && remaining > 0;
 		const firstPlace = placeOf(results[0]);
 		let stuck: string | undefined;
+		let outside: string | undefined;
 		if (goesOn && results.length === 0)
 			stuck = 'it said more records follow but sent an empty page';
 		else if (goesOn && nextCursor === undefined)
@@ -147,6 +148,8 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 			stuck = 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
 		else if (lastPlace && firstPlace && !isAfter(firstPlace, lastPlace))
 			stuck = `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
+		else if ((outside = outsideDates(results, fromDate, toDate)))
+			stuck = `its records are not within the dates asked for (${outside}), so the pages would not end`;
 		if (stuck) {
 			const message = `BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stuck}`;
 			const description = `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`;
@@ -172,6 +175,16 @@ function placeOf(record: IDataObject | undefined): Place | undefined {
 	if (typeof modified !== 'string' || typeof id !== 'string') return undefined;
 	const at = Date.parse(modified);
 	return Number.isNaN(at) ? undefined : { modified, at, id };
+}
+
+/** How a page's first or last record lies outside From Date–To Date (inclusive, on `modified`);
+ *  undefined when within, or when a date cannot be read. */
+function outsideDates(records: IDataObject[], fromDate?: string, toDate?: string) {
+	const [first, last] = [records[0]?.modified, records[records.length - 1]?.modified];
+	const before = typeof first === 'string' && fromDate && Date.parse(first) < Date.parse(fromDate);
+	if (before) return `modified ${first}, From Date ${fromDate}`;
+	const after = typeof last === 'string' && toDate && Date.parse(last) > Date.parse(toDate);
+	return after ? `modified ${last}, To Date ${toDate}` : undefined;
 }
 
 /** Later, or as late with another id: how ids order at the same time is BotDojo's own. */

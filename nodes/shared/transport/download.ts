@@ -5,11 +5,17 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { saidByService } from './errors';
+import { AnswerBoundReached, saidByService } from './errors';
 import { knownApiKey, readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse, RequestSettings } from './project';
-import { redactDeep } from './redaction';
-import { DEFAULT_RETRY, header, readErrorBody, retryWhileRateLimited } from './request';
+import { redact, redactDeep } from './redaction';
+import {
+	beginWithin,
+	DEFAULT_RETRY,
+	header,
+	readErrorBody,
+	retryWhileRateLimited,
+} from './request';
 
 const MAX_REDIRECTS = 5; // a storage may redirect once or twice
 /** A file's body as it arrives, for n8n's binary data (never held whole here). */
@@ -24,10 +30,15 @@ export async function downloadSignedUrl(
 	settings: RequestSettings = {},
 ): Promise<{ data: FileBody; contentType?: string }> {
 	const { itemIndex, abortSignal = ctx.getExecutionCancelSignal?.() } = settings;
-	const { baseUrl } = await readCredentials(ctx);
+	const { baseUrl, apiKey } = await readCredentials(ctx);
 	const shownLink = linkWithoutSignature(url);
+	// A hostile storage may name the key in an address these messages quote (a Location).
 	const fail = (cause: object, message: string, description: string) =>
-		new NodeApiError(ctx.getNode(), cause as JsonObject, { message, description, itemIndex });
+		new NodeApiError(ctx.getNode(), redactDeep(cause, apiKey) as JsonObject, {
+			message: redact(message, apiKey),
+			description: redact(description, apiKey),
+			itemIndex,
+		});
 	/** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe. */
 	const checked = async (text: string, from?: URL): Promise<URL> => {
 		const link = urlOf(text, from);
@@ -37,34 +48,40 @@ export async function downloadSignedUrl(
 		if (link && !problem) return link;
 		const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
 		const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;
-		throw new NodeOperationError(ctx.getNode(), `${what} was not fetched: ${problem}`, {
+		const description = `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`;
+		const message = redact(`${what} was not fetched: ${problem}`, apiKey);
+		throw new NodeOperationError(ctx.getNode(), message, {
 			itemIndex,
-			description: `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`,
+			description: redact(description, apiKey),
 		});
 	};
 	let link = await checked(url);
 	for (let redirects = 0; ; redirects++) {
 		const response = await retryWhileRateLimited({
 			send: async () =>
-				(await ctx.helpers.httpRequest({
-					method: 'GET',
-					url: link.href,
-					encoding: 'stream',
-					disableFollowRedirect: true,
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					timeout: settings.timeout,
+				await beginWithin(
+					async (signal) =>
+						(await ctx.helpers.httpRequest({
+							method: 'GET',
+							url: link.href,
+							encoding: 'stream',
+							disableFollowRedirect: true,
+							returnFullResponse: true,
+							ignoreHttpStatusErrors: true,
+							timeout: settings.timeout,
+							abortSignal: signal,
+						})) as FullResponse,
 					abortSignal,
-				})) as FullResponse,
+				),
 			retry: settings.retry ?? DEFAULT_RETRY,
 			abortSignal,
 			networkError: (error) => {
 				const code = (error as { code?: string })?.code ?? '';
 				const raw = (error as Error)?.message ?? String(error);
 				const canceled = code === 'ERR_CANCELED' || /aborted|canceled/i.test(raw);
-				const message = canceled
-					? 'The download was canceled'
-					: `Could not download the file from ${shownLink}${code ? ` (${code})` : ''}`;
+				let message = `Could not download the file from ${shownLink}${code ? ` (${code})` : ''}`;
+				if (error instanceof AnswerBoundReached) message = raw;
+				else if (canceled) message = 'The download was canceled';
 				return fail({ message: raw, code }, message, `${raw}.`);
 			},
 			refusal: async ({ statusCode, body }) => {

@@ -3,7 +3,7 @@
  * within the run's deadline and a line bound; a failure says what, and after how many events.
  */
 export type NdjsonFailure = LineFailure | DeadlineKind | 'incomplete' | 'dropped' | 'cancelled';
-type LineFailure = 'malformed' | 'oversize';
+type LineFailure = 'malformed' | 'oversize' | 'overlong';
 type DeadlineKind = 'timeout' | 'idle';
 
 /** A stream that could not be read to its final line; `events` counts what had arrived. */
@@ -20,6 +20,10 @@ export class NdjsonStreamError extends Error {
 
 /** A bad line, as NdjsonLines finds it: the stream reader adds the event count. */
 class LineFault extends NdjsonStreamError {}
+
+/** A whole stream is at most this many times the longest line (short events without end would
+ *  otherwise hold n8n's memory until the run's Timeout). */
+export const STREAM_LINES = 16;
 
 const EVENT_LINE = /^\s*\{\s*"tag"\s*:/;
 const BLANK = /^\s*$/;
@@ -43,6 +47,8 @@ export class NdjsonLines {
 	/** Lines read so far (blank ones included), and their characters. */
 	private lineCount = 0;
 	private charsRead = 0;
+	/** Characters of the whole stream so far: at most STREAM_LINES lines of the longest. */
+	private streamChars = 0;
 
 	constructor(
 		private readonly onValue: (value: unknown) => void,
@@ -51,6 +57,11 @@ export class NdjsonLines {
 
 	push(chunk: Uint8Array | string): void {
 		const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+		this.streamChars += text.length;
+		if (this.streamChars > STREAM_LINES * this.maxLineChars) {
+			const message = `The stream is longer than ${STREAM_LINES * this.maxLineChars} characters in all and was refused rather than held in memory`;
+			throw new LineFault('overlong', message, 0);
+		}
 		let start = 0;
 		for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
 			this.parse(this.take(text.slice(start, newline)));

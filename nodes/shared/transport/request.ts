@@ -16,6 +16,7 @@ import {
 	type FullResponse,
 	type RequestSettings,
 	type RetryPolicy,
+	withCancelSignal,
 } from './project';
 import { holdsKey, redactDeep } from './redaction';
 
@@ -25,6 +26,7 @@ export const ANSWER_LIMITS = {
 	errorBytes: 64 * 1024, // of an error answer (429/503 too), kept to quote BotDojo's words
 	answerBytes: 128 * 1024 * 1024, // a whole JSON answer (an export page, a record, a status)
 	readMs: 60_000, // the longest a body may take to arrive once its status came
+	statusMs: 60_000, // the longest a request (not a run: its Timeout) waits for the status
 };
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
@@ -69,10 +71,18 @@ export async function sendWithRetries(
 			location: header(response.headers, 'location'),
 		});
 	};
-	const send = ctx.helpers.httpRequestWithAuthentication.bind(ctx, CREDENTIAL_TYPE, options, auth);
+	// n8n's helper (2.x) puts the context's cancel signal on the request in place of its own.
+	const send = async (signal?: AbortSignal) => {
+		const sender = signal ? withCancelSignal(ctx, signal) : ctx;
+		const sent = signal ? { ...options, abortSignal: signal } : options;
+		const helper = sender.helpers.httpRequestWithAuthentication;
+		return (await helper.call(sender, CREDENTIAL_TYPE, sent, auth)) as FullResponse;
+	};
 	const response = await retryWhileRateLimited({
 		send: async () => {
-			const response = (await send()) as FullResponse;
+			// A run's deadline bounds its wait (its Timeout); an upload's includes sending the file.
+			const timed = !settings.readByCaller && !isForm;
+			const response = timed ? await beginWithin(send, abortSignal) : await send();
 			if (settings.readByCaller || response.statusCode >= 300) return response;
 			// Read inside the attempt, so that a connection broken mid-answer is a network failure.
 			try {
@@ -123,6 +133,39 @@ export async function retryWhileRateLimited(request: RateLimitedRequest): Promis
 		waited += delay;
 		await wait(delay, request.abortSignal ?? new AbortController().signal).catch(failure(true));
 	}
+}
+
+/**
+ * `send`'s answer once its status came, within ANSWER_LIMITS.statusMs in all. n8n's timeout counts
+ * idle time only, which headers written a byte at a time (or endless `100 Continue`) never reach.
+ * `send` gets a signal that Stop ends, and the bound until the status came.
+ */
+export async function beginWithin(
+	send: (signal: AbortSignal) => Promise<FullResponse>,
+	stop?: AbortSignal,
+): Promise<FullResponse> {
+	const bound = new AbortController();
+	const clock = new AbortController();
+	let late = false;
+	const tooLate = () => {
+		late = true;
+		bound.abort();
+	};
+	wait(ANSWER_LIMITS.statusMs, clock.signal).then(tooLate, () => undefined);
+	const lateWords = `BotDojo's answer did not begin within ${ANSWER_LIMITS.statusMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer)`;
+	return await send(stop ? eitherSignal(stop, bound.signal) : bound.signal)
+		.catch(async (error) => await Promise.reject(late ? new AnswerBoundReached(lateWords) : error))
+		.finally(() => clock.abort(WAIT_NOT_NEEDED));
+}
+
+/** A signal that either ends; `AbortSignal.any` (Node 20.3+) lets it go with the request. */
+function eitherSignal(first: AbortSignal, second: AbortSignal): AbortSignal {
+	const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+	if (any) return any([first, second]);
+	const either = new AbortController();
+	const end = () => either.abort();
+	for (const signal of [first, second]) signal.addEventListener('abort', end, { once: true });
+	return either.signal;
 }
 
 /** Retry-After is either seconds or an HTTP date. */

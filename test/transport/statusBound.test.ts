@@ -1,0 +1,141 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
+/**
+ * BotDojo's answer must begin (its status and headers arrive) within ANSWER_LIMITS.statusMs.
+ * n8n's own timeout counts idle time only: headers written a byte every half second, or
+ * `100 Continue` sent over and over, never go idle, and a request (a Trigger poll, which Stop
+ * cannot reach, included) waited forever. The bound is lowered here (0.4 s); the product: 60 s.
+ */
+import * as net from 'node:net';
+
+import { runNode, runPoll, startRun } from '../helpers/engine';
+import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
+import { API_KEY } from './scriptedServer';
+
+type Stall = 'header bytes trickled' | '100 Continue over and over';
+
+/** A server that reads the request, then never finishes its answer's head. */
+async function stallingServer(stall: Stall) {
+	const sockets = new Set<net.Socket>();
+	let port = 0;
+	const server = net.createServer((socket) => {
+		sockets.add(socket);
+		socket.on('error', () => undefined);
+		socket.once('data', (request: Buffer) => {
+			// The signed link is given at once (at this server); its download then stalls.
+			if (request.includes('getTemporarySignedUrl')) {
+				const link = JSON.stringify({ results: `http://127.0.0.1:${port}/files/a.txt?sig=1` });
+				socket.end(
+					`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${link.length}\r\nconnection: close\r\n\r\n${link}`,
+				);
+				return;
+			}
+			if (stall === 'header bytes trickled') socket.write('HTTP/1.1 200 OK\r\nX-Slow: ');
+			const timer = setInterval(() => {
+				if (socket.destroyed) clearInterval(timer);
+				else
+					socket.write(stall === 'header bytes trickled' ? 'x' : 'HTTP/1.1 100 Continue\r\n\r\n');
+			}, 50);
+			socket.on('close', () => clearInterval(timer));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	port = (server.address() as net.AddressInfo).port;
+	const baseUrl = `http://127.0.0.1:${port}/api/v1`;
+	return {
+		credentials: { main: { baseUrl, accountId: 'acc_1', projectId: 'proj_1', apiKey: API_KEY } },
+		close: async () => {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+const saved = { ...ANSWER_LIMITS };
+beforeAll(() => Object.assign(ANSWER_LIMITS, { statusMs: 400 }));
+afterAll(() => Object.assign(ANSWER_LIMITS, saved));
+
+const LATE =
+	"BotDojo's answer did not begin within 0.4 s and the request was ended (the longest a request waits for BotDojo to begin its answer)";
+
+const NODES = [
+	[
+		'Query Index',
+		{ type: 'botDojoQueryIndex', parameters: { operation: 'getStatus', indexId: 'i' } },
+	],
+	[
+		'Create Session',
+		{ type: 'botDojoCreateSession', parameters: { flowId: 'f', dataMode: 'none' } },
+	],
+	[
+		'Export Requests',
+		{
+			type: 'botDojoExportRequests',
+			typeVersion: 1.1,
+			parameters: { operation: 'export', flowId: 'f', returnAll: true },
+		},
+	],
+	[
+		'Get by Logical Path',
+		{
+			type: 'botDojoUploadDocument',
+			parameters: { operation: 'getByLogicalPath', logicalPath: 'docs/a.txt' },
+		},
+	],
+] as const;
+
+describe.each<Stall>(['header bytes trickled', '100 Continue over and over'])('%s', (stall) => {
+	let server: Awaited<ReturnType<typeof stallingServer>>;
+	beforeAll(async () => (server = await stallingServer(stall)));
+	afterAll(async () => await server.close());
+
+	it.each(NODES)('%s: ends at the bound, which the error names', async (_, node) => {
+		const started = Date.now();
+		const { items, error } = await runNode({ node, credentials: server.credentials });
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(LATE);
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(JSON.stringify(error)).not.toContain(API_KEY);
+	});
+
+	it("Get Download Link: the file's download ends at the bound, which the error names", async () => {
+		const { items, error } = await runNode({
+			node: {
+				type: 'botDojoUploadDocument',
+				parameters: {
+					operation: 'getDownloadLink',
+					documentSource: 'record',
+					documentRecord: '{"id":"d"}',
+					downloadFile: true,
+				},
+			},
+			credentials: server.credentials,
+		});
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(LATE);
+	});
+
+	it('Trigger: a poll (which Stop cannot reach) ends at the bound', async () => {
+		const poll = runPoll({
+			node: { type: 'botDojoTrigger', parameters: { flowId: 'f', statuses: 'both' } },
+			credentials: server.credentials,
+			mode: 'manual',
+		});
+		await expect(poll).rejects.toThrow(LATE);
+	});
+});
+
+it('Stop still ends a request whose answer has not begun', async () => {
+	const server = await stallingServer('header bytes trickled');
+	ANSWER_LIMITS.statusMs = 30_000;
+	try {
+		const run = startRun({ node: NODES[0][1], credentials: server.credentials });
+		const started = Date.now();
+		setTimeout(() => run.cancel(), 300);
+		const { error } = await run.result;
+		expect(error?.message).toBe('The request to BotDojo was canceled');
+		expect(Date.now() - started).toBeLessThan(3000);
+	} finally {
+		ANSWER_LIMITS.statusMs = 400;
+		await server.close();
+	}
+});
