@@ -6,7 +6,7 @@
  */
 import { runNode } from '../helpers/engine';
 import { runPoll } from '../helpers/poll';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
+import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
 import {
 	API_KEY,
 	endlessJson,

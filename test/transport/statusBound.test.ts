@@ -8,7 +8,7 @@
 import * as net from 'node:net';
 
 import { runNode, runPoll, startRun } from '../helpers/engine';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
+import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
 import { API_KEY } from './scriptedServer';
 
 type Stall = 'header bytes trickled' | '100 Continue over and over';

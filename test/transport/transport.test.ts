@@ -2,7 +2,8 @@ import { unwrapResults } from '../../nodes/shared/transport/answers';
 import { serviceMessage } from '../../nodes/shared/transport/errors';
 import { projectUrl } from '../../nodes/shared/transport/project';
 import { positionalBody } from '../../nodes/shared/transport/api';
-import { parseRetryAfter, readAnswer } from '../../nodes/shared/transport/request';
+import { readAnswer } from '../../nodes/shared/transport/bounds';
+import { parseRetryAfter } from '../../nodes/shared/transport/request';
 
 describe('transport building blocks', () => {
 	const credentials = {

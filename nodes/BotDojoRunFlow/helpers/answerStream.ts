@@ -11,7 +11,7 @@
  * up through the run's abort signal: axios ends its request on it, with an error of its own
  * (another formatted stack trace, which is why that is not done for every run).
  */
-import { wait, WAIT_NOT_NEEDED } from '../../shared/transport/request';
+import { wait, WAIT_NOT_NEEDED } from '../../shared/transport/bounds';
 
 /** How long BotDojo has to end its answer after the final line before the node hangs up. */
 export const HANG_UP_AFTER_MS = 1000;

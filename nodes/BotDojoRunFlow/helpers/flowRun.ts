@@ -11,7 +11,7 @@ import { checkedRunRecord, shapeOf } from '../../shared/transport/answers';
 import { runFlow } from '../../shared/transport/api';
 import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';
-import { isReadable } from '../../shared/transport/request';
+import { isReadable } from '../../shared/transport/bounds';
 import { AnswerStream } from './answerStream';
 import { RunCollector } from './collector';
 import { TokenForwarder } from './forwarder';

@@ -4,7 +4,7 @@
  * pause between two chunks, counts once a streamed run's answer began (a blocking run is silent
  * until its flow ends). One wait at a time, for the nearest limit: a chunk only stamps its time.
  */
-import { wait, WAIT_NOT_NEEDED } from '../../shared/transport/request';
+import { wait, WAIT_NOT_NEEDED } from '../../shared/transport/bounds';
 
 /** Where the run is: waiting for BotDojo's answer, or reading it (events, or one whole record). */
 export type RunPhase = 'request' | 'stream' | 'record';

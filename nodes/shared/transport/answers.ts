@@ -1,7 +1,8 @@
 /**
  * What an endpoint answers, checked: `{ results }` is unwrapped whatever sits beside it, and an
  * answer of another shape, or a record whose field has another type than the spec's, is an
- * error naming the endpoint, never passed on as data.
+ * error naming the endpoint, never passed on as data. And where an export page's records lie
+ * (their order, the dates asked for), which tells paging that does not advance.
  */
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
@@ -151,4 +152,37 @@ export function checkedRunRecord(
 ): FlowRequestRecord {
 	checkRecords(ctx, record, [record], 'flowRequest', ['flows', flowId, 'run'], itemIndex);
 	return record;
+}
+
+/** A record's place in the export's order: `modified`, then id (the spec pages on `modified`). */
+export interface Place {
+	modified: string;
+	at: number;
+	id: string;
+}
+
+export function placeOf(record: IDataObject | undefined): Place | undefined {
+	const { modified, id } = record ?? {};
+	if (typeof modified !== 'string' || typeof id !== 'string') return undefined;
+	const at = Date.parse(modified);
+	return Number.isNaN(at) ? undefined : { modified, at, id };
+}
+
+/** Where a page going on lies outside From Date–To Date (inclusive): BotDojo filters on them,
+ *  so records past them mean its paging would not end. */
+export function outsideDates(
+	results: IDataObject[],
+	{ fromDate, toDate }: { fromDate?: string; toDate?: string },
+) {
+	const [first, last] = [placeOf(results[0]), placeOf(results[results.length - 1])];
+	if (first && fromDate && first.at < Date.parse(fromDate))
+		return `modified ${first.modified}, From Date ${fromDate}`;
+	if (last && toDate && last.at > Date.parse(toDate))
+		return `modified ${last.modified}, To Date ${toDate}`;
+	return undefined;
+}
+
+/** Later, or as late with another id: how ids order at the same time is BotDojo's own. */
+export function isAfter(next: Place, last: Place): boolean {
+	return next.at > last.at || (next.at === last.at && next.id !== last.id);
 }

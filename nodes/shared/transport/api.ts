@@ -3,8 +3,15 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { checkRecords, resultOf, wrongAnswerError } from './answers';
-import type { DocumentRecord, FlowRequestRecord, FlowSession, IndexStatus } from './answers';
+import {
+	checkRecords,
+	isAfter,
+	outsideDates,
+	placeOf,
+	resultOf,
+	wrongAnswerError,
+} from './answers';
+import type { DocumentRecord, FlowRequestRecord, FlowSession, IndexStatus, Place } from './answers';
 import { withCancelSignal } from './project';
 import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './project';
 import { sendWithRetries } from './request';
@@ -117,8 +124,8 @@ export async function exportRequestsPage(
  * first), BotDojo's cursor after its last record, and whether BotDojo holds more. With a limit,
  * each request asks for no more than the records still wanted, so a page's `nextCursor` points
  * just after the last record returned. Paging that does not advance (an empty page or no cursor
- * with `hasMore`, a cursor sent before, records not after the previous page's last) stops with
- * an error instead of looping.
+ * with `hasMore`, a cursor sent before, records not after the previous page's last or outside the
+ * dates asked for) stops with an error instead of looping.
  */
 export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, itemIndex = 0) {
 	const { flowId, fromDate, toDate } = query;
@@ -138,8 +145,8 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 		remaining -= records.length;
 		const goesOn = hasMore && remaining > 0;
 		const firstPlace = placeOf(results[0]);
+		const outside = goesOn ? outsideDates(results, query) : undefined;
 		let stuck: string | undefined;
-		let outside: string | undefined;
 		if (goesOn && results.length === 0)
 			stuck = 'it said more records follow but sent an empty page';
 		else if (goesOn && nextCursor === undefined)
@@ -148,7 +155,7 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 			stuck = 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
 		else if (lastPlace && firstPlace && !isAfter(firstPlace, lastPlace))
 			stuck = `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
-		else if ((outside = outsideDates(results, fromDate, toDate)))
+		else if (outside)
 			stuck = `its records are not within the dates asked for (${outside}), so the pages would not end`;
 		if (stuck) {
 			const message = `BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stuck}`;
@@ -161,35 +168,6 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 		if (!goesOn) return;
 		afterCursor = nextCursor;
 	}
-}
-
-/** A record's place in the export's order: `modified`, then id (the spec pages on `modified`). */
-interface Place {
-	modified: string;
-	at: number;
-	id: string;
-}
-
-function placeOf(record: IDataObject | undefined): Place | undefined {
-	const { modified, id } = record ?? {};
-	if (typeof modified !== 'string' || typeof id !== 'string') return undefined;
-	const at = Date.parse(modified);
-	return Number.isNaN(at) ? undefined : { modified, at, id };
-}
-
-/** How a page's first or last record lies outside From Date–To Date (inclusive, on `modified`);
- *  undefined when within, or when a date cannot be read. */
-function outsideDates(records: IDataObject[], fromDate?: string, toDate?: string) {
-	const [first, last] = [records[0]?.modified, records[records.length - 1]?.modified];
-	const before = typeof first === 'string' && fromDate && Date.parse(first) < Date.parse(fromDate);
-	if (before) return `modified ${first}, From Date ${fromDate}`;
-	const after = typeof last === 'string' && toDate && Date.parse(last) > Date.parse(toDate);
-	return after ? `modified ${last}, To Date ${toDate}` : undefined;
-}
-
-/** Later, or as late with another id: how ids order at the same time is BotDojo's own. */
-function isAfter(next: Place, last: Place): boolean {
-	return next.at > last.at || (next.at === last.at && next.id !== last.id);
 }
 
 interface RunRequest extends Pick<RequestSettings, 'rateLimitAdvice'> {

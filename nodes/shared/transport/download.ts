@@ -5,17 +5,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
+import { beginWithin, readErrorBody } from './bounds';
 import { AnswerBoundReached, saidByService } from './errors';
 import { knownApiKey, readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse, RequestSettings } from './project';
 import { redact, redactDeep } from './redaction';
-import {
-	beginWithin,
-	DEFAULT_RETRY,
-	header,
-	readErrorBody,
-	retryWhileRateLimited,
-} from './request';
+import { DEFAULT_RETRY, header, retryWhileRateLimited } from './request';
 
 const MAX_REDIRECTS = 5; // a storage may redirect once or twice
 /** A file's body as it arrives, for n8n's binary data (never held whole here). */

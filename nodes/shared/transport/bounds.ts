@@ -1,0 +1,190 @@
+/**
+ * Every read and wait bounded: an answer's time to begin and to arrive, its size, its nesting
+ * when quoted, and the package's one wait (n8n's sleep on every version), which Stop ends.
+ */
+import * as workflow from 'n8n-workflow';
+
+import { AnswerBoundReached } from './errors';
+import type { FullResponse } from './project';
+import { holdsKey, redactDeep } from './redaction';
+
+/** The bounds of every read of an answer (README, "Limits"); a reached bound names itself.
+ *  Tests lower them on this object; the product only reads it. */
+export const ANSWER_LIMITS = {
+	errorBytes: 64 * 1024, // of an error answer (429/503 too), kept to quote BotDojo's words
+	answerBytes: 128 * 1024 * 1024, // a whole JSON answer (an export page, a record, a status)
+	readMs: 60_000, // the longest a body may take to arrive once its status came
+	statusMs: 60_000, // the longest a request (not a run: its Timeout) waits for the status
+};
+
+/**
+ * `send`'s answer once its status came, within ANSWER_LIMITS.statusMs in all. n8n's timeout counts
+ * idle time only, which headers written a byte at a time (or endless `100 Continue`) never reach.
+ * `send` gets a signal that Stop ends, and the bound until the status came.
+ */
+export async function beginWithin(
+	send: (signal: AbortSignal) => Promise<FullResponse>,
+	stop?: AbortSignal,
+): Promise<FullResponse> {
+	const bound = new AbortController();
+	const clock = new AbortController();
+	let late = false;
+	const tooLate = () => {
+		late = true;
+		bound.abort();
+	};
+	wait(ANSWER_LIMITS.statusMs, clock.signal).then(tooLate, () => undefined);
+	const lateWords = `BotDojo's answer did not begin within ${ANSWER_LIMITS.statusMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer)`;
+	return await send(stop ? eitherSignal(stop, bound.signal) : bound.signal)
+		.catch(async (error) => await Promise.reject(late ? new AnswerBoundReached(lateWords) : error))
+		.finally(() => clock.abort(WAIT_NOT_NEEDED));
+}
+
+/** A signal that either ends; `AbortSignal.any` (Node 20.3+) lets it go with the request. */
+function eitherSignal(first: AbortSignal, second: AbortSignal): AbortSignal {
+	const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+	if (any) return any([first, second]);
+	const either = new AbortController();
+	const end = () => either.abort();
+	for (const signal of [first, second]) signal.addEventListener('abort', end, { once: true });
+	return either.signal;
+}
+
+/** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
+export function isReadable(body: unknown): body is Readable {
+	return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
+}
+
+type Readable = AsyncIterable<Uint8Array | string>;
+interface ReadBounds {
+	maxBytes?: number; // ANSWER_LIMITS.answerBytes if not given
+	/** Past maxBytes, keep what arrived and hang up (an error answer) rather than refuse it. */
+	cut?: boolean;
+	signal?: AbortSignal;
+}
+
+/** An error answer: its first ANSWER_LIMITS.errorBytes, quoted as far as it came. */
+export async function readErrorBody(body: unknown, signal?: AbortSignal): Promise<unknown> {
+	return await readAnswer(body, { maxBytes: ANSWER_LIMITS.errorBytes, cut: true, signal });
+}
+
+/** A stream read within its bounds, parsed as n8n would (JSON, else text); a parsed body as it
+ *  is. Records may quote the key (a flow's logs): `apiKey` is redacted. */
+export async function readAnswer(body: unknown, bounds: ReadBounds = {}, apiKey = '') {
+	if (!isReadable(body)) return body;
+	const text = (await readBounded(body, bounds)).replace(/^\uFEFF/, '');
+	// An error answer nested deeper than anything reading it follows is quoted as text.
+	if (bounds.cut && nestingDepth(text) > 64) return text;
+	const answer = workflow.jsonParse<unknown>(text, { fallbackValue: text });
+	return apiKey && holdsKey(text, apiKey) ? redactDeep(answer, apiKey) : answer;
+}
+
+/** How deep brackets nest in a JSON text (brackets inside strings not counted). */
+function nestingDepth(text: string): number {
+	let depth = 0;
+	let deepest = 0;
+	let inString = false;
+	for (let at = 0; at < text.length; at++) {
+		const code = text.charCodeAt(at);
+		// in a string, a backslash escapes the next character
+		if (inString && code === 92) at++;
+		else if (code === 34) inString = !inString;
+		else if (!inString && (code === 91 || code === 123)) deepest = Math.max(deepest, ++depth);
+		else if (!inString && (code === 93 || code === 125)) depth--;
+	}
+	return deepest;
+}
+
+/** The body's text within `bounds`; the body is destroyed when a bound or Stop ends it. */
+async function readBounded(body: Readable, bounds: ReadBounds): Promise<string> {
+	const hangUp = (reason: Error) => (body as { destroy?: (e: Error) => void }).destroy?.(reason);
+	const clock = new AbortController();
+	const lateWords = `BotDojo's answer took longer than ${ANSWER_LIMITS.readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;
+	let late: AnswerBoundReached | undefined;
+	const tooLate = () => hangUp((late = new AnswerBoundReached(lateWords)));
+	wait(ANSWER_LIMITS.readMs, clock.signal).then(tooLate, () => undefined);
+	const onStop = () => hangUp(new Error('canceled'));
+	bounds.signal?.addEventListener('abort', onStop, { once: true });
+	const chunks: Uint8Array[] = [];
+	const maxBytes = bounds.maxBytes ?? ANSWER_LIMITS.answerBytes;
+	let size = 0;
+	try {
+		for await (const chunk of body) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			size += buffer.length;
+			if (size <= maxBytes) chunks.push(buffer);
+			else if (bounds.cut) {
+				chunks.push(buffer.subarray(0, buffer.length - (size - maxBytes)));
+				break; // leaving the loop hangs up
+			} else {
+				throw new AnswerBoundReached(
+					`BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`,
+				);
+			}
+		}
+	} catch (error) {
+		if (!bounds.cut) throw late ?? error; // an error answer is quoted as far as it came
+	} finally {
+		clock.abort(WAIT_NOT_NEEDED);
+		bounds.signal?.removeEventListener('abort', onStop);
+	}
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The reason given to a wait no longer needed: one value, not a new DOMException each time. */
+export const WAIT_NOT_NEEDED = new Error('The wait was no longer needed');
+
+/** The longest wait a timer can hold (2^31-1 ms, about 24.8 days); longer fires at once. */
+export const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
+/** `ms`, or on abort at once the signal's reason as an Error (n8n's Stop gives none). Timers are
+ *  banned in nodes; n8n-workflow has `sleepWithAbort` (1.98-2.0), `sleep(ms, signal)` (2.x), and
+ *  up to 1.97 only `sleep(ms)`. Retry-After waits, the read clock and a run's deadline use it. */
+export async function wait(ms: number, signal: AbortSignal): Promise<void> {
+	const delay = Math.min(Math.max(0, ms), LONGEST_WAIT_MS);
+	const { sleep, sleepWithAbort } = workflow as unknown as { sleep: Sleep; sleepWithAbort?: Sleep };
+	const cancellable = sleepWithAbort ?? (sleep.length >= 2 ? sleep : undefined);
+	try {
+		signal.throwIfAborted();
+		await (cancellable?.(delay, signal) ?? sharedSleep(sleep, delay, signal));
+	} catch {
+		const reason = signal.reason as { message?: unknown } | undefined;
+		// e.g. a DOMException of another realm, as in jest
+		const words = typeof reason?.message === 'string' ? reason.message : 'The wait was aborted';
+		return await Promise.reject(reason instanceof Error ? reason : new Error(words));
+	}
+}
+
+/** The waits on 1.x's uncancellable `sleep`, and when each sleep now running ends. */
+const waiters = new Set<{ at: number; wake: () => void }>();
+const sleepsEndingAt = new Set<number>();
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** A wait on 1.x races Stop while its sleep runs on; so that finished runs leave no timer per
+ *  wait behind, a sleep starts only when none running ends before the wait is due. */
+async function sharedSleep(sleep: Sleep, ms: number, signal: AbortSignal): Promise<void> {
+	let onAbort = () => {};
+	await new Promise<void>((resolve, reject) => {
+		const waiter = { at: Date.now() + ms, wake: resolve };
+		onAbort = () => {
+			waiters.delete(waiter);
+			reject(new Error('aborted')); // worded by wait()
+		};
+		signal.addEventListener('abort', onAbort, { once: true });
+		waiters.add(waiter);
+		sleepUntil(sleep, waiter.at);
+	}).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/** Sleeps until `at`; then wakes the waits that are due and sleeps on for the next one. */
+function sleepUntil(sleep: Sleep, at: number): void {
+	if ([...sleepsEndingAt].some((end) => end <= at)) return;
+	sleepsEndingAt.add(at);
+	void sleep(Math.max(0, at - Date.now())).then(() => {
+		sleepsEndingAt.delete(at);
+		for (const waiter of waiters)
+			if (waiter.at <= Date.now() && waiters.delete(waiter)) waiter.wake();
+		const next = Math.min(...[...waiters].map((waiter) => waiter.at));
+		if (next < Infinity) sleepUntil(sleep, next);
+	});
+}
