@@ -17,6 +17,7 @@ import {
 } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
+import { serviceMessage } from '../../shared/transport/errors';
 import type { RunOutcome } from './flowRun';
 import { sessionStoreOf, type SessionUse } from './sessionStore';
 
@@ -44,11 +45,16 @@ export function assertRememberedMapVisible(ctx: IExecuteFunctions, itemIndex: nu
 	);
 }
 
+/**
+ * Whether BotDojo refused the session: its own words (not the node's, nor what they quote, such
+ * as the user's message in a flow's error after it ran) begin with "Error loading session".
+ */
 export function isSessionRefused(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const status = Number(error.httpCode);
 	if (!(status >= 400 && status < 600)) return false;
-	return /error loading session/i.test(`${error.message} ${error.description ?? ''}`);
+	const answer = error.errorResponse as { body?: unknown } | undefined;
+	return /^error loading session\b/i.test(serviceMessage(answer?.body) ?? '');
 }
 
 /**
