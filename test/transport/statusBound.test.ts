@@ -3,12 +3,14 @@
  * BotDojo's answer must begin (its status and headers arrive) within ANSWER_LIMITS.statusMs.
  * n8n's own timeout counts idle time only: headers written a byte every half second, or
  * `100 Continue` sent over and over, never go idle, and a request (a Trigger poll, which Stop
- * cannot reach, included) waited forever. The bound is lowered here (0.4 s); the product: 60 s.
+ * cannot reach, included) waited forever. The bound is lowered here (0.4 s); the product: 60 s,
+ * and for an upload 1 s more per 64 KiB of the file (it waited until Stop).
  */
 import * as net from 'node:net';
 
 import { runNode, runPoll, startRun } from '../helpers/engine';
 import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { fileItem, uploadNode } from '../uploadDocument/documents';
 import { API_KEY } from './scriptedServer';
 
 type Stall = 'header bytes trickled' | '100 Continue over and over';
@@ -112,6 +114,22 @@ describe.each<Stall>(['header bytes trickled', '100 Continue over and over'])('%
 		});
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(LATE);
+	});
+
+	it('Upload: the bound adds 1 s per 64 KiB sent (the file may take that to send)', async () => {
+		const started = Date.now();
+		const { items, error } = await runNode({
+			node: uploadNode({ logicalPath: 'docs/a.pdf' }),
+			items: [fileItem(Buffer.alloc(64 * 1024 - 100, 1))],
+			credentials: server.credentials,
+		});
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			"BotDojo's answer did not begin within 1.4 s and the request was ended (the longest a request waits for BotDojo to begin its answer, with 1 s per 64 KiB uploaded)",
+		);
+		// The file and its fields (name, path) are just under 64 KiB: 1 s more.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+		expect(Date.now() - started).toBeLessThan(5000);
 	});
 
 	it('Trigger: a poll (which Stop cannot reach) ends at the bound', async () => {

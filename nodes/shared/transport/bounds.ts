@@ -15,17 +15,21 @@ export const ANSWER_LIMITS = {
 	answerBytes: 128 * 1024 * 1024, // a whole JSON answer (an export page, a record, a status)
 	readMs: 60_000, // the longest a body may take to arrive once its status came
 	statusMs: 60_000, // the longest a request (not a run: its Timeout) waits for the status
+	uploadBytesPerSecond: 64 * 1024, // an upload's statusMs grows by its size sent at this rate
 };
 
 /**
- * `send`'s answer once its status came, within ANSWER_LIMITS.statusMs in all. n8n's timeout counts
- * idle time only, which headers written a byte at a time (or endless `100 Continue`) never reach.
- * `send` gets a signal that Stop ends, and the bound until the status came.
+ * `send`'s answer once its status came, within ANSWER_LIMITS.statusMs in all (plus the time to
+ * send `uploadBytes`). n8n's timeout counts idle time only, which headers written a byte at a time
+ * (or endless `100 Continue`) never reach. `send` gets a signal that Stop and the bound end.
  */
 export async function beginWithin(
 	send: (signal: AbortSignal) => Promise<FullResponse>,
 	stop?: AbortSignal,
+	uploadBytes = 0,
 ): Promise<FullResponse> {
+	const { statusMs, uploadBytesPerSecond } = ANSWER_LIMITS;
+	const boundMs = statusMs + Math.ceil(uploadBytes / uploadBytesPerSecond) * 1000;
 	const bound = new AbortController();
 	const clock = new AbortController();
 	let late = false;
@@ -33,8 +37,8 @@ export async function beginWithin(
 		late = true;
 		bound.abort();
 	};
-	wait(ANSWER_LIMITS.statusMs, clock.signal).then(tooLate, () => undefined);
-	const lateWords = `BotDojo's answer did not begin within ${ANSWER_LIMITS.statusMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer)`;
+	wait(boundMs, clock.signal).then(tooLate, () => undefined);
+	const lateWords = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
 	return await send(stop ? eitherSignal(stop, bound.signal) : bound.signal)
 		.catch(async (error) => await Promise.reject(late ? new AnswerBoundReached(lateWords) : error))
 		.finally(() => clock.abort(WAIT_NOT_NEEDED));

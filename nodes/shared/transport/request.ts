@@ -71,8 +71,10 @@ export async function sendWithRetries(
 	const response = await retryWhileRateLimited({
 		send: async () => {
 			// A run's deadline bounds its wait (its Timeout); an upload's includes sending the file.
-			const timed = !settings.readByCaller && !isForm;
-			const response = timed ? await beginWithin(send, abortSignal) : await send();
+			const uploadBytes = body instanceof FormData ? formBytes(body) : 0;
+			const response = settings.readByCaller
+				? await send()
+				: await beginWithin(send, abortSignal, uploadBytes);
 			if (settings.readByCaller || response.statusCode >= 300) return response;
 			// Read inside the attempt, so that a connection broken mid-answer is a network failure.
 			try {
@@ -137,4 +139,11 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
 export function header(headers: FullResponse['headers'], name: string): string | undefined {
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
+}
+
+/** The bytes a form sends, its multipart framing aside. */
+function formBytes(form: FormData): number {
+	let bytes = 0;
+	form.forEach((value) => (bytes += typeof value === 'string' ? value.length : value.size));
+	return bytes;
 }
