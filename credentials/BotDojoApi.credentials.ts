@@ -18,6 +18,11 @@ const BASE_URL = `/${REMOTE_HTTP.source}/i.test($credentials.baseUrl.trim()) ? "
 /** Said by every answer that leaves the credential unchecked. */
 const NOT_CHECKED = 'The credential was not checked: test again in a minute.';
 
+/** Every status from 300 to 599 has a rule (the worded ones come first: the tester takes the
+ *  first match). It shows an unmatched status's text, which a broken or hostile server may fill
+ *  with the key it was sent. */
+const EVERY_STATUS = Array.from({ length: 300 }, (_, at) => 300 + at);
+
 /** Said by a redirect, which the Test does not follow: n8n would send the key (and, on 307/308,
  *  the body) again to where it points, another origin and plain http:// included. */
 const REDIRECTED =
@@ -152,6 +157,13 @@ export class BotDojoApi implements ICredentialType {
 				properties: {
 					value,
 					message: `BotDojo is temporarily unavailable (${value}). ${NOT_CHECKED}`,
+				},
+			})),
+			...EVERY_STATUS.map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `BotDojo answered the test request with status ${value}, so the credential was not checked. Check that the Base URL is the address of the BotDojo API, ending in /api/v1, e.g. https://api.botdojo.com/api/v1.`,
 				},
 			})),
 			{

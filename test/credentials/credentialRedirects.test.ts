@@ -50,3 +50,19 @@ describe.each([301, 302, 303, 307, 308])('the Test button and a %i', (status) =>
 		expect(elsewhere.requests).toEqual([]);
 	});
 });
+
+it.each([418, 409, 520])(
+	'a %i whose status text holds the key: a worded message, never the status text',
+	async (status) => {
+		botdojo.answer = (_, res) => {
+			res.writeHead(status, `Bad key ${API_KEY}`);
+			res.end();
+		};
+		const result = await testCredential(botdojo.credentials.main);
+		expect(result).toEqual({
+			status: 'Error',
+			message: `BotDojo answered the test request with status ${status}, so the credential was not checked. Check that the Base URL is the address of the BotDojo API, ending in /api/v1, e.g. https://api.botdojo.com/api/v1.`,
+		});
+		expect(JSON.stringify(result)).not.toContain(API_KEY);
+	},
+);
