@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, never in n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /**
  * The signed link's file is bounded in size and in time (README, "Limits"): a storage that sends
  * without end, or a byte at a time, is cut off with an error naming the bound, and n8n stores no
