@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { DOWNLOAD_LIMITS } from '../../nodes/shared/transport/download';
-import { binaryStoragePath, readBinary, runNode, setBinaryMode } from '../helpers/engine';
+import { binaryStoragePath, readBinary, runNode, setBinaryMode, startRun } from '../helpers/engine';
 import { startScriptedServer, type Answer, type ScriptedServer } from './scriptedServer';
 
 let botdojo: ScriptedServer;
@@ -126,6 +126,28 @@ describe.each(['memory', 'filesystem'] as const)('a signed-link download (%s mod
 		expect(Date.now() - started).toBeLessThan(6000);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(closed.count).toBe(1); // the storage's connection was hung up
+	}, 20_000);
+
+	it('Stop ends a trickle within its time bound at once; the storage is hung up', async () => {
+		const closed = { count: 0 };
+		serve((_, res) => {
+			res.writeHead(200, { 'content-type': 'application/octet-stream' });
+			res.on('close', () => closed.count++);
+			const drip = () => {
+				if (res.destroyed) return;
+				res.write('x');
+				void new Promise((resolve) => setTimeout(resolve, 200)).then(drip);
+			};
+			drip();
+		});
+		const run = startRun({ node: nodeFor({}), credentials: botdojo.credentials });
+		setTimeout(() => run.cancel(), 1000);
+		const started = Date.now();
+		const { items } = await run.result;
+		expect(Date.now() - started).toBeLessThan(3000); // the bound: 60 s + 1 GiB at 64 KiB/s
+		expect(items).toEqual([]);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(closed.count).toBe(1);
 	}, 20_000);
 
 	it('a file of exactly the size BotDojo gave downloads intact', async () => {

@@ -103,7 +103,7 @@ export async function downloadSignedUrl(
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');
-			const body = boundedFile(response.body as FileChunks, settings.sizeBytes, abortSignal);
+			const body = boundedFile(response.body as FileChunks, settings.sizeBytes);
 			return { data: chunkStream(body) as unknown as FileBody, contentType };
 		}
 		// A redirect's own body is not wanted: hang up rather than read it.
@@ -122,8 +122,8 @@ export async function downloadSignedUrl(
 type FileChunks = AsyncIterable<Buffer> & { destroy?: (reason: Error) => void };
 
 /** The file's chunks as they come, refused past its byte bound or its time bound (the body is
- *  destroyed then, and on Stop): n8n stores no part of a refused file. */
-async function* boundedFile(body: FileChunks, sizeBytes: unknown, stop?: AbortSignal) {
+ *  destroyed then): n8n stores no part of a refused file. Stop aborts the request's body itself. */
+async function* boundedFile(body: FileChunks, sizeBytes: unknown) {
 	const given = typeof sizeBytes === 'number' && Number.isFinite(sizeBytes) && sizeBytes >= 0;
 	const { fileBytes, slackBytes, baseMs, bytesPerSecond } = DOWNLOAD_LIMITS;
 	const maxBytes = given ? sizeBytes + slackBytes : fileBytes;
@@ -139,8 +139,6 @@ async function* boundedFile(body: FileChunks, sizeBytes: unknown, stop?: AbortSi
 		() => hangUp((late = new AnswerBoundReached(lateWords))),
 		() => undefined,
 	);
-	const onStop = () => hangUp(new Error('The download was canceled'));
-	stop?.addEventListener('abort', onStop, { once: true });
 	let size = 0;
 	try {
 		for await (const chunk of body) {
@@ -155,7 +153,6 @@ async function* boundedFile(body: FileChunks, sizeBytes: unknown, stop?: AbortSi
 		throw late ?? error;
 	} finally {
 		clock.abort(WAIT_NOT_NEEDED);
-		stop?.removeEventListener('abort', onStop);
 	}
 }
 
