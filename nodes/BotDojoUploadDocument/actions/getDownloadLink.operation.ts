@@ -121,7 +121,9 @@ export const operation: Operation<LinkRequest> = {
 		const url = await getTemporarySignedUrl(this, document, expires, itemIndex);
 		const item: INodeExecutionData = { json: { url, expires, document } };
 		if (request.downloadInto) {
-			const file = await downloadSignedUrl(this, url, request.expiresAt, { itemIndex });
+			// The record's size bounds the download (a hostile storage could send without end).
+			const { sizeBytes } = document;
+			const file = await downloadSignedUrl(this, url, request.expiresAt, { itemIndex, sizeBytes });
 			const fileName = String(document.fileName ?? '') || lastSegment(document.logicalPath);
 			// Always pass a MIME type: without one n8n sniffs the bytes with a dynamic import.
 			const mimeType =

@@ -5,7 +5,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { beginWithin, readErrorBody } from './bounds';
+import { chunkStream } from '../binary/chunkStream';
+import { beginWithin, readErrorBody, wait, WAIT_NOT_NEEDED } from './bounds';
 import { AnswerBoundReached, saidByService } from './errors';
 import { knownApiKey, readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse, RequestSettings } from './project';
@@ -16,13 +17,25 @@ const MAX_REDIRECTS = 5; // a storage may redirect once or twice
 /** A file's body as it arrives, for n8n's binary data (never held whole here). */
 type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
+/** The bounds of a file's download (README, "Limits"); tests lower them on this object. A file
+ *  may be large and slow, so they follow its size: the record's `sizeBytes` plus a slack (a
+ *  storage adds nothing), else `fileBytes` (1 GiB: larger than a document an AI flow reads, and
+ *  what n8n's memory mode can still hold as base64), and a time of `baseMs` plus that size at
+ *  `bytesPerSecond` (a slow but working link: 1 GiB in about 4.6 h). */
+export const DOWNLOAD_LIMITS = {
+	fileBytes: 1024 ** 3,
+	slackBytes: 1024 * 1024,
+	baseMs: 60_000,
+	bytesPerSecond: 64 * 1024,
+};
+
 /** Downloads a signed link with no credential (its signature authorises it), following redirects
  *  hop by hop, each checked. `expiresAt` (epoch ms), the expiry asked for, tells an expired link. */
 export async function downloadSignedUrl(
 	ctx: IExecuteFunctions,
 	url: string,
 	expiresAt: number,
-	settings: RequestSettings = {},
+	settings: RequestSettings & { sizeBytes?: unknown } = {},
 ): Promise<{ data: FileBody; contentType?: string }> {
 	const { itemIndex, abortSignal = ctx.getExecutionCancelSignal?.() } = settings;
 	const { baseUrl, apiKey } = await readCredentials(ctx);
@@ -90,7 +103,8 @@ export async function downloadSignedUrl(
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');
-			return { data: response.body as FileBody, contentType };
+			const body = boundedFile(response.body as FileChunks, settings.sizeBytes);
+			return { data: chunkStream(body) as unknown as FileBody, contentType };
 		}
 		// A redirect's own body is not wanted: hang up rather than read it.
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
@@ -104,6 +118,45 @@ export async function downloadSignedUrl(
 		link = await checked(location, link);
 	}
 }
+
+type FileChunks = AsyncIterable<Buffer> & { destroy?: (reason: Error) => void };
+
+/** The file's chunks as they come, refused past its byte bound or its time bound (the body is
+ *  destroyed then): n8n stores no part of a refused file. Stop aborts the request's body itself. */
+async function* boundedFile(body: FileChunks, sizeBytes: unknown) {
+	const given = typeof sizeBytes === 'number' && Number.isFinite(sizeBytes) && sizeBytes >= 0;
+	const { fileBytes, slackBytes, baseMs, bytesPerSecond } = DOWNLOAD_LIMITS;
+	const maxBytes = given ? sizeBytes + slackBytes : fileBytes;
+	const totalMs = baseMs + Math.ceil((maxBytes / bytesPerSecond) * 1000);
+	const bound = given
+		? `the size BotDojo gave for the document, ${bytesWords(sizeBytes)}, plus ${bytesWords(slackBytes)}`
+		: `the largest file downloaded when BotDojo gives no size`;
+	const clock = new AbortController();
+	let late: AnswerBoundReached | undefined;
+	const hangUp = (reason: Error) => body.destroy?.(reason);
+	const lateWords = `The file at the download link did not arrive within ${Math.round(totalMs / 1000).toLocaleString('en-US')} s and the download was ended; nothing was stored (the longest a file of up to ${bytesWords(maxBytes)} may take: ${baseMs / 1000} s plus 1 s per ${bytesWords(bytesPerSecond)}). Try again later, or ask BotDojo why its storage is this slow.`;
+	wait(totalMs, clock.signal).then(
+		() => hangUp((late = new AnswerBoundReached(lateWords))),
+		() => undefined,
+	);
+	let size = 0;
+	try {
+		for await (const chunk of body) {
+			size += chunk.length;
+			if (size > maxBytes)
+				throw new AnswerBoundReached(
+					`The file at the download link is larger than ${bytesWords(maxBytes)} and was refused; nothing was stored (${bound}). Check the document in BotDojo.`,
+				);
+			yield chunk;
+		}
+	} catch (error) {
+		throw late ?? error;
+	} finally {
+		clock.abort(WAIT_NOT_NEEDED);
+	}
+}
+
+const bytesWords = (bytes: number) => `${bytes.toLocaleString('en-US')} bytes`;
 
 /** The message of a download the storage refused, and what to do about it. */
 function refusalWords(status: number, said: string | undefined, expiresAt: number): string[] {
