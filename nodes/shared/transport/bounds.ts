@@ -44,14 +44,13 @@ export async function beginWithin(
 		.finally(() => clock.abort(WAIT_NOT_NEEDED));
 }
 
-/** A signal that either ends; `AbortSignal.any` (Node 20.3+) lets it go with the request. */
+/** A signal that either ends, let go with the request (`AbortSignal.any`: Node 18.17+ and 20.3+,
+ *  older than any Node n8n 1.85 or later runs on). */
 function eitherSignal(first: AbortSignal, second: AbortSignal): AbortSignal {
-	const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
-	if (any) return any([first, second]);
-	const either = new AbortController();
-	const end = () => either.abort();
-	for (const signal of [first, second]) signal.addEventListener('abort', end, { once: true });
-	return either.signal;
+	return (AbortSignal as unknown as { any(signals: AbortSignal[]): AbortSignal }).any([
+		first,
+		second,
+	]);
 }
 
 /** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
@@ -99,40 +98,64 @@ function nestingDepth(text: string): number {
 	return deepest;
 }
 
-/** The body's text within `bounds`; the body is destroyed when a bound or Stop ends it. */
+/** The body's text within `bounds` (`boundedChunks`); an error answer as far as it came. */
 async function readBounded(body: Readable, bounds: ReadBounds): Promise<string> {
-	const hangUp = (reason: Error) => (body as { destroy?: (e: Error) => void }).destroy?.(reason);
-	const clock = new AbortController();
-	const lateWords = `BotDojo's answer took longer than ${ANSWER_LIMITS.readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;
-	let late: AnswerBoundReached | undefined;
-	const tooLate = () => hangUp((late = new AnswerBoundReached(lateWords)));
-	wait(ANSWER_LIMITS.readMs, clock.signal).then(tooLate, () => undefined);
-	const onStop = () => hangUp(new Error('canceled'));
-	bounds.signal?.addEventListener('abort', onStop, { once: true });
 	const chunks: Uint8Array[] = [];
 	const maxBytes = bounds.maxBytes ?? ANSWER_LIMITS.answerBytes;
+	const limits = {
+		...bounds,
+		maxBytes,
+		totalMs: ANSWER_LIMITS.readMs,
+		tooLarge: `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`,
+		tooLate: `BotDojo's answer took longer than ${ANSWER_LIMITS.readMs / 1000} s to arrive and was cut off (the longest an answer may take)`,
+	};
+	const reading = (async () => {
+		for await (const chunk of boundedChunks(body, limits)) chunks.push(chunk);
+	})();
+	// An error answer is quoted as far as it came.
+	await (bounds.cut ? reading.catch(() => undefined) : reading);
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The bounds of one body's chunks, and the words of each when it is reached. */
+interface ChunkBounds {
+	maxBytes: number;
+	totalMs: number;
+	tooLarge: string;
+	tooLate: string;
+	/** Past maxBytes, end with the bytes within it (an error answer) rather than refuse. */
+	cut?: boolean;
+	/** Stop: hangs up at once. */
+	signal?: AbortSignal;
+}
+
+/** A body's chunks as they come, within a byte and a total time bound (an answer read whole, a
+ *  downloaded file); the body is destroyed when a bound or Stop ends it. */
+export async function* boundedChunks(body: Readable, bounds: ChunkBounds) {
+	const hangUp = (reason: Error) => (body as { destroy?: (e: Error) => void }).destroy?.(reason);
+	const clock = new AbortController();
+	let late: AnswerBoundReached | undefined;
+	const tooLate = () => hangUp((late = new AnswerBoundReached(bounds.tooLate)));
+	wait(bounds.totalMs, clock.signal).then(tooLate, () => undefined);
+	const onStop = () => hangUp(new Error('canceled'));
+	bounds.signal?.addEventListener('abort', onStop, { once: true });
 	let size = 0;
 	try {
 		for await (const chunk of body) {
 			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			size += buffer.length;
-			if (size <= maxBytes) chunks.push(buffer);
+			if (size <= bounds.maxBytes) yield buffer;
 			else if (bounds.cut) {
-				chunks.push(buffer.subarray(0, buffer.length - (size - maxBytes)));
-				break; // leaving the loop hangs up
-			} else {
-				throw new AnswerBoundReached(
-					`BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`,
-				);
-			}
+				yield buffer.subarray(0, buffer.length - (size - bounds.maxBytes));
+				return; // leaving the loop hangs up
+			} else throw new AnswerBoundReached(bounds.tooLarge);
 		}
 	} catch (error) {
-		if (!bounds.cut) throw late ?? error; // an error answer is quoted as far as it came
+		throw late ?? error;
 	} finally {
 		clock.abort(WAIT_NOT_NEEDED);
 		bounds.signal?.removeEventListener('abort', onStop);
 	}
-	return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The reason given to a wait no longer needed: one value, not a new DOMException each time. */

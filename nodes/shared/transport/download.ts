@@ -6,7 +6,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
 import { chunkStream } from '../binary/chunkStream';
-import { beginWithin, readErrorBody, wait, WAIT_NOT_NEEDED } from './bounds';
+import { beginWithin, boundedChunks, readErrorBody } from './bounds';
 import { AnswerBoundReached, saidByService } from './errors';
 import { knownApiKey, readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse, RequestSettings } from './project';
@@ -103,7 +103,7 @@ export async function downloadSignedUrl(
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');
-			const body = boundedFile(response.body as FileChunks, settings.sizeBytes);
+			const body = boundedFile(response.body as AsyncIterable<Buffer>, settings.sizeBytes);
 			return { data: chunkStream(body) as unknown as FileBody, contentType };
 		}
 		// A redirect's own body is not wanted: hang up rather than read it.
@@ -119,11 +119,9 @@ export async function downloadSignedUrl(
 	}
 }
 
-type FileChunks = AsyncIterable<Buffer> & { destroy?: (reason: Error) => void };
-
-/** The file's chunks as they come, refused past its byte bound or its time bound (the body is
- *  destroyed then): n8n stores no part of a refused file. Stop aborts the request's body itself. */
-async function* boundedFile(body: FileChunks, sizeBytes: unknown) {
+/** The file's chunks as they come (`boundedChunks`), refused past its byte bound or its time
+ *  bound: n8n stores no part of a refused file. Stop aborts the request's body itself. */
+function boundedFile(body: AsyncIterable<Buffer>, sizeBytes: unknown) {
 	const given = typeof sizeBytes === 'number' && Number.isFinite(sizeBytes) && sizeBytes >= 0;
 	const { fileBytes, slackBytes, baseMs, bytesPerSecond } = DOWNLOAD_LIMITS;
 	const maxBytes = given ? sizeBytes + slackBytes : fileBytes;
@@ -131,29 +129,12 @@ async function* boundedFile(body: FileChunks, sizeBytes: unknown) {
 	const bound = given
 		? `the size BotDojo gave for the document, ${bytesWords(sizeBytes)}, plus ${bytesWords(slackBytes)}`
 		: `the largest file downloaded when BotDojo gives no size`;
-	const clock = new AbortController();
-	let late: AnswerBoundReached | undefined;
-	const hangUp = (reason: Error) => body.destroy?.(reason);
-	const lateWords = `The file at the download link did not arrive within ${Math.round(totalMs / 1000).toLocaleString('en-US')} s and the download was ended; nothing was stored (the longest a file of up to ${bytesWords(maxBytes)} may take: ${baseMs / 1000} s plus 1 s per ${bytesWords(bytesPerSecond)}). Try again later, or ask BotDojo why its storage is this slow.`;
-	wait(totalMs, clock.signal).then(
-		() => hangUp((late = new AnswerBoundReached(lateWords))),
-		() => undefined,
-	);
-	let size = 0;
-	try {
-		for await (const chunk of body) {
-			size += chunk.length;
-			if (size > maxBytes)
-				throw new AnswerBoundReached(
-					`The file at the download link is larger than ${bytesWords(maxBytes)} and was refused; nothing was stored (${bound}). Check the document in BotDojo.`,
-				);
-			yield chunk;
-		}
-	} catch (error) {
-		throw late ?? error;
-	} finally {
-		clock.abort(WAIT_NOT_NEEDED);
-	}
+	return boundedChunks(body, {
+		maxBytes,
+		totalMs,
+		tooLarge: `The file at the download link is larger than ${bytesWords(maxBytes)} and was refused; nothing was stored (${bound}). Check the document in BotDojo.`,
+		tooLate: `The file at the download link did not arrive within ${Math.round(totalMs / 1000).toLocaleString('en-US')} s and the download was ended; nothing was stored (the longest a file of up to ${bytesWords(maxBytes)} may take: ${baseMs / 1000} s plus 1 s per ${bytesWords(bytesPerSecond)}). Try again later, or ask BotDojo why its storage is this slow.`,
+	}) as AsyncGenerator<Buffer>;
 }
 
 const bytesWords = (bytes: number) => `${bytes.toLocaleString('en-US')} bytes`;
