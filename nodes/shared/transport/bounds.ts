@@ -1,15 +1,12 @@
-/**
- * Every read and wait bounded: an answer's time to begin and to arrive, its size, its nesting
- * when quoted, and the package's one wait (n8n's sleep on every version), which Stop ends.
- */
+/** Every read and wait bounded: an answer's time to begin and to arrive, its size, its nesting
+ *  when quoted, and the package's one wait (n8n's sleep on every version), which Stop ends. */
 import * as workflow from 'n8n-workflow';
 
 import { AnswerBoundReached } from './errors';
 import type { FullResponse } from './project';
 import { holdsKey, redactDeep } from './redaction';
 
-/** The bounds of every read of an answer (README, "Limits"); a reached bound names itself.
- *  Tests lower them on this object; the product only reads it. */
+/** The bounds of every read of an answer (README, "Limits"); tests lower them on this object. */
 export const ANSWER_LIMITS = {
 	errorBytes: 64 * 1024, // of an error answer (429/503 too), kept to quote BotDojo's words
 	answerBytes: 128 * 1024 * 1024, // a whole JSON answer (an export page, a record, a status)
@@ -18,11 +15,15 @@ export const ANSWER_LIMITS = {
 	uploadBytesPerSecond: 64 * 1024, // an upload's statusMs grows by its size sent at this rate
 };
 
-/**
- * `send`'s answer once its status came, within ANSWER_LIMITS.statusMs in all (plus the time to
- * send `uploadBytes`). n8n's timeout counts idle time only, which headers written a byte at a time
- * (or endless `100 Continue`) never reach. `send` gets a signal that Stop and the bound end.
- */
+/** Calls `late` after `ms` unless the returned function is called first. */
+function alarm(ms: number, late: () => void): () => void {
+	const clock = new AbortController();
+	wait(ms, clock.signal).then(late, () => undefined);
+	return () => clock.abort(WAIT_NOT_NEEDED);
+}
+
+/** `send`'s answer once its status came, within statusMs (plus the time to send `uploadBytes`):
+ *  n8n's timeout counts idle time only, which headers written a byte at a time never reach. */
 export async function beginWithin(
 	send: (signal: AbortSignal) => Promise<FullResponse>,
 	stop?: AbortSignal,
@@ -31,66 +32,66 @@ export async function beginWithin(
 	const { statusMs, uploadBytesPerSecond } = ANSWER_LIMITS;
 	const boundMs = statusMs + Math.ceil(uploadBytes / uploadBytesPerSecond) * 1000;
 	const bound = new AbortController();
-	const clock = new AbortController();
-	let late = false;
-	const tooLate = () => {
-		late = true;
-		bound.abort();
-	};
-	wait(boundMs, clock.signal).then(tooLate, () => undefined);
-	const lateWords = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
-	return await send(stop ? eitherSignal(stop, bound.signal) : bound.signal)
-		.catch(async (error) => await Promise.reject(late ? new AnswerBoundReached(lateWords) : error))
-		.finally(() => clock.abort(WAIT_NOT_NEEDED));
+	const stopAlarm = alarm(boundMs, () => bound.abort());
+	// AbortSignal.any: Node 18.17+ and 20.3+, older than any Node n8n 1.85 or later runs on.
+	const any = (AbortSignal as unknown as { any(s: AbortSignal[]): AbortSignal }).any;
+	const late = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
+	return await send(stop ? any([stop, bound.signal]) : bound.signal)
+		.catch(async (error) => {
+			const reached = bound.signal.aborted && !stop?.aborted;
+			return await Promise.reject(reached ? new AnswerBoundReached(late) : error);
+		})
+		.finally(stopAlarm);
 }
 
-/** A signal that either ends, let go with the request (`AbortSignal.any`: Node 18.17+ and 20.3+,
- *  older than any Node n8n 1.85 or later runs on). */
-function eitherSignal(first: AbortSignal, second: AbortSignal): AbortSignal {
-	return (AbortSignal as unknown as { any(signals: AbortSignal[]): AbortSignal }).any([
-		first,
-		second,
-	]);
-}
+type Readable = AsyncIterable<Uint8Array | string>;
 
 /** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
 export function isReadable(body: unknown): body is Readable {
 	return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
 }
 
-type Readable = AsyncIterable<Uint8Array | string>;
-interface ReadBounds {
-	maxBytes?: number; // ANSWER_LIMITS.answerBytes if not given
-	/** Past maxBytes, keep what arrived and hang up (an error answer) rather than refuse it. */
-	cut?: boolean;
-	signal?: AbortSignal;
-}
-
-/** An error answer: its first ANSWER_LIMITS.errorBytes, quoted as far as it came. */
-export async function readErrorBody(body: unknown, signal?: AbortSignal): Promise<unknown> {
-	return await readAnswer(body, { maxBytes: ANSWER_LIMITS.errorBytes, cut: true, signal });
-}
-
-/** A stream read within its bounds, parsed as n8n would (JSON, else text); a parsed body as it
- *  is. Records may quote the key (a flow's logs): `apiKey` is redacted. */
-export async function readAnswer(body: unknown, bounds: ReadBounds = {}, apiKey = '') {
+/**
+ * A stream read whole within ANSWER_LIMITS and parsed as n8n would (JSON, else text); a parsed
+ * body as it is. `error`: an error answer, its first errorBytes quoted as far as they came (as
+ * text when nested deeper than anything reading it follows). Records may quote `apiKey` (a
+ * flow's logs): it is redacted.
+ */
+export async function readAnswer(
+	body: unknown,
+	{
+		error = false,
+		signal,
+		apiKey = '',
+	}: { error?: boolean; signal?: AbortSignal; apiKey?: string } = {},
+): Promise<unknown> {
 	if (!isReadable(body)) return body;
-	const text = (await readBounded(body, bounds)).replace(/^\uFEFF/, '');
-	// An error answer nested deeper than anything reading it follows is quoted as text.
-	if (bounds.cut && nestingDepth(text) > 64) return text;
+	const { errorBytes, answerBytes, readMs } = ANSWER_LIMITS;
+	const maxBytes = error ? errorBytes : answerBytes;
+	const chunks: Uint8Array[] = [];
+	const reading = (async () => {
+		const bounds = { maxBytes, totalMs: readMs, cut: error, signal };
+		const tooLarge = `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`;
+		const tooLate = `BotDojo's answer took longer than ${readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;
+		for await (const chunk of boundedChunks(body, { ...bounds, tooLarge, tooLate }))
+			chunks.push(chunk);
+	})();
+	await (error ? reading.catch(() => undefined) : reading);
+	const text = Buffer.concat(chunks)
+		.toString('utf8')
+		.replace(/^\uFEFF/, '');
+	if (error && nestingDepth(text) > 64) return text;
 	const answer = workflow.jsonParse<unknown>(text, { fallbackValue: text });
 	return apiKey && holdsKey(text, apiKey) ? redactDeep(answer, apiKey) : answer;
 }
 
 /** How deep brackets nest in a JSON text (brackets inside strings not counted). */
 function nestingDepth(text: string): number {
-	let depth = 0;
-	let deepest = 0;
-	let inString = false;
+	let [depth, deepest, inString] = [0, 0, false];
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
-		// in a string, a backslash escapes the next character
-		if (inString && code === 92) at++;
+		if (inString && code === 92)
+			at++; // in a string, a backslash escapes the next character
 		else if (code === 34) inString = !inString;
 		else if (!inString && (code === 91 || code === 123)) deepest = Math.max(deepest, ++depth);
 		else if (!inString && (code === 93 || code === 125)) depth--;
@@ -98,45 +99,25 @@ function nestingDepth(text: string): number {
 	return deepest;
 }
 
-/** The body's text within `bounds` (`boundedChunks`); an error answer as far as it came. */
-async function readBounded(body: Readable, bounds: ReadBounds): Promise<string> {
-	const chunks: Uint8Array[] = [];
-	const maxBytes = bounds.maxBytes ?? ANSWER_LIMITS.answerBytes;
-	const limits = {
-		...bounds,
-		maxBytes,
-		totalMs: ANSWER_LIMITS.readMs,
-		tooLarge: `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`,
-		tooLate: `BotDojo's answer took longer than ${ANSWER_LIMITS.readMs / 1000} s to arrive and was cut off (the longest an answer may take)`,
-	};
-	const reading = (async () => {
-		for await (const chunk of boundedChunks(body, limits)) chunks.push(chunk);
-	})();
-	// An error answer is quoted as far as it came.
-	await (bounds.cut ? reading.catch(() => undefined) : reading);
-	return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The bounds of one body's chunks, and the words of each when it is reached. */
-interface ChunkBounds {
-	maxBytes: number;
-	totalMs: number;
-	tooLarge: string;
-	tooLate: string;
-	/** Past maxBytes, end with the bytes within it (an error answer) rather than refuse. */
-	cut?: boolean;
-	/** Stop: hangs up at once. */
-	signal?: AbortSignal;
-}
-
-/** A body's chunks as they come, within a byte and a total time bound (an answer read whole, a
- *  downloaded file); the body is destroyed when a bound or Stop ends it. */
-export async function* boundedChunks(body: Readable, bounds: ChunkBounds) {
+/** A body's chunks as they come (an answer read whole, a downloaded file), within a byte and a
+ *  total time bound, each worded; `cut`: past maxBytes end with the bytes within it (an error
+ *  answer) rather than refuse. The body is destroyed when a bound or Stop (`signal`) ends it. */
+export async function* boundedChunks(
+	body: Readable,
+	bounds: {
+		maxBytes: number;
+		totalMs: number;
+		tooLarge: string;
+		tooLate: string;
+		cut?: boolean;
+		signal?: AbortSignal;
+	},
+) {
 	const hangUp = (reason: Error) => (body as { destroy?: (e: Error) => void }).destroy?.(reason);
-	const clock = new AbortController();
 	let late: AnswerBoundReached | undefined;
-	const tooLate = () => hangUp((late = new AnswerBoundReached(bounds.tooLate)));
-	wait(bounds.totalMs, clock.signal).then(tooLate, () => undefined);
+	const stopAlarm = alarm(bounds.totalMs, () =>
+		hangUp((late = new AnswerBoundReached(bounds.tooLate))),
+	);
 	const onStop = () => hangUp(new Error('canceled'));
 	bounds.signal?.addEventListener('abort', onStop, { once: true });
 	let size = 0;
@@ -144,16 +125,15 @@ export async function* boundedChunks(body: Readable, bounds: ChunkBounds) {
 		for await (const chunk of body) {
 			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			size += buffer.length;
-			if (size <= bounds.maxBytes) yield buffer;
-			else if (bounds.cut) {
-				yield buffer.subarray(0, buffer.length - (size - bounds.maxBytes));
-				return; // leaving the loop hangs up
-			} else throw new AnswerBoundReached(bounds.tooLarge);
+			const over = size - bounds.maxBytes;
+			if (over > 0 && !bounds.cut) throw new AnswerBoundReached(bounds.tooLarge);
+			yield over > 0 ? buffer.subarray(0, buffer.length - over) : buffer;
+			if (over > 0) return; // leaving the loop hangs up
 		}
 	} catch (error) {
 		throw late ?? error;
 	} finally {
-		clock.abort(WAIT_NOT_NEEDED);
+		stopAlarm();
 		bounds.signal?.removeEventListener('abort', onStop);
 	}
 }
@@ -164,9 +144,11 @@ export const WAIT_NOT_NEEDED = new Error('The wait was no longer needed');
 /** The longest wait a timer can hold (2^31-1 ms, about 24.8 days); longer fires at once. */
 export const LONGEST_WAIT_MS = 2 ** 31 - 1;
 
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
 /** `ms`, or on abort at once the signal's reason as an Error (n8n's Stop gives none). Timers are
  *  banned in nodes; n8n-workflow has `sleepWithAbort` (1.98-2.0), `sleep(ms, signal)` (2.x), and
- *  up to 1.97 only `sleep(ms)`. Retry-After waits, the read clock and a run's deadline use it. */
+ *  up to 1.97 only `sleep(ms)`. Retry-After waits, the read clocks and a run's deadline use it. */
 export async function wait(ms: number, signal: AbortSignal): Promise<void> {
 	const delay = Math.min(Math.max(0, ms), LONGEST_WAIT_MS);
 	const { sleep, sleepWithAbort } = workflow as unknown as { sleep: Sleep; sleepWithAbort?: Sleep };
@@ -185,7 +167,6 @@ export async function wait(ms: number, signal: AbortSignal): Promise<void> {
 /** The waits on 1.x's uncancellable `sleep`, and when each sleep now running ends. */
 const waiters = new Set<{ at: number; wake: () => void }>();
 const sleepsEndingAt = new Set<number>();
-type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** A wait on 1.x races Stop while its sleep runs on; so that finished runs leave no timer per
  *  wait behind, a sleep starts only when none running ends before the wait is due. */

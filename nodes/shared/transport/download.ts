@@ -6,7 +6,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
 import { chunkStream } from '../binary/chunkStream';
-import { beginWithin, boundedChunks, readErrorBody } from './bounds';
+import { beginWithin, boundedChunks, readAnswer } from './bounds';
 import { AnswerBoundReached, saidByService } from './errors';
 import { knownApiKey, readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse, RequestSettings } from './project';
@@ -93,7 +93,7 @@ export async function downloadSignedUrl(
 				return fail({ message: raw, code }, message, `${raw}.`);
 			},
 			refusal: async ({ statusCode, body }) => {
-				const read = await readErrorBody(body, abortSignal);
+				const read = await readAnswer(body, { error: true, signal: abortSignal });
 				const said = saidByService(read, knownApiKey(ctx));
 				const [message, advice] = refusalWords(statusCode, said, expiresAt);
 				const saidLine = said ? `The storage said: "${said}". ` : '';

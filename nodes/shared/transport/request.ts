@@ -5,18 +5,15 @@
  */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import { beginWithin, readAnswer, readErrorBody, wait } from './bounds';
+import { beginWithin, readAnswer, wait } from './bounds';
 import { AnswerBoundReached, AnswerBrokeOffError, apiError, transportError } from './errors';
-import {
-	CREDENTIAL_TYPE,
-	projectUrl,
-	readCredentialOfRun,
-	type BotDojoContext,
-	type Endpoint,
-	type FullResponse,
-	type RequestSettings,
-	type RetryPolicy,
-	withCancelSignal,
+import { CREDENTIAL_TYPE, projectUrl, readCredentialOfRun, withCancelSignal } from './project';
+import type {
+	BotDojoContext,
+	Endpoint,
+	FullResponse,
+	RequestSettings,
+	RetryPolicy,
 } from './project';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
@@ -52,15 +49,6 @@ export async function sendWithRetries(
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	const refusal = async (response: FullResponse, attempts: number) => {
-		const said = await readErrorBody(response.body, abortSignal);
-		return apiError(ctx, response.statusCode, said, credentials, settings, {
-			attempts,
-			retryAfter: header(response.headers, 'retry-after'),
-			url: options.url,
-			location: header(response.headers, 'location'),
-		});
-	};
 	// n8n's helper (2.x) puts the context's cancel signal on the request in place of its own.
 	const send = async (signal?: AbortSignal) => {
 		const sender = signal ? withCancelSignal(ctx, signal) : ctx;
@@ -68,22 +56,27 @@ export async function sendWithRetries(
 		const helper = sender.helpers.httpRequestWithAuthentication;
 		return (await helper.call(sender, CREDENTIAL_TYPE, sent, auth)) as FullResponse;
 	};
+	// An upload's wait for its status includes sending the file.
+	const uploadBytes = isForm ? formBytes(body) : 0;
+	const refusal = async ({ statusCode, headers, body: answer }: FullResponse, attempts: number) => {
+		const said = await readAnswer(answer, { error: true, signal: abortSignal });
+		const [retryAfter, location] = [header(headers, 'retry-after'), header(headers, 'location')];
+		const facts = { attempts, retryAfter, url: options.url, location };
+		return apiError(ctx, statusCode, said, credentials, settings, facts);
+	};
 	const response = await retryWhileRateLimited({
 		send: async () => {
-			// A run's deadline bounds its wait (its Timeout); an upload's includes sending the file.
-			const uploadBytes = body instanceof FormData ? formBytes(body) : 0;
-			const response = settings.readByCaller
-				? await send()
-				: await beginWithin(send, abortSignal, uploadBytes);
-			if (settings.readByCaller || response.statusCode >= 300) return response;
+			// A run's deadline bounds its wait (its Timeout) and it reads its own answer.
+			if (settings.readByCaller) return await send();
+			const response = await beginWithin(send, abortSignal, uploadBytes);
+			if (response.statusCode >= 300) return response;
 			// Read inside the attempt, so that a connection broken mid-answer is a network failure.
-			try {
-				const bounds = { signal: abortSignal };
-				return { ...response, body: await readAnswer(response.body, bounds, credentials.apiKey) };
-			} catch (error) {
+			const bounds = { signal: abortSignal, apiKey: credentials.apiKey };
+			const read = await readAnswer(response.body, bounds).catch(async (error) => {
 				const ownWords = abortSignal?.aborted || error instanceof AnswerBoundReached;
-				throw ownWords ? error : new AnswerBrokeOffError(error);
-			}
+				return await Promise.reject(ownWords ? error : new AnswerBrokeOffError(error));
+			});
+			return { ...response, body: read };
 		},
 		retry: settings.retry ?? DEFAULT_RETRY,
 		abortSignal,
@@ -107,6 +100,7 @@ interface RateLimitedRequest {
 
 /** Returns the first answer below 400; waits honour Retry-After within the policy. */
 export async function retryWhileRateLimited(request: RateLimitedRequest): Promise<FullResponse> {
+	const { retry, abortSignal } = request;
 	const failure = (waiting: boolean) => (error: unknown) => {
 		throw request.networkError(error, waiting);
 	};
@@ -114,16 +108,14 @@ export async function retryWhileRateLimited(request: RateLimitedRequest): Promis
 	for (let attempt = 1; ; attempt++) {
 		const response = await request.send().catch(failure(false));
 		if (response.statusCode < 400) return response;
-		const { maxAttempts, maxTotalWaitMs } = request.retry;
 		const retryAfter = parseRetryAfter(header(response.headers, 'retry-after'));
 		const delay = retryAfter ?? Math.min(1000 * 2 ** (attempt - 1), 8000);
 		const retried = response.statusCode === 429 || response.statusCode === 503;
-		if (!retried || attempt >= maxAttempts || waited + delay > maxTotalWaitMs) {
+		if (!retried || attempt >= retry.maxAttempts || waited + delay > retry.maxTotalWaitMs)
 			throw await request.refusal(response, attempt);
-		}
-		await readErrorBody(response.body, request.abortSignal); // within its bounds, then dropped
+		await readAnswer(response.body, { error: true, signal: abortSignal }); // bounded, dropped
 		waited += delay;
-		await wait(delay, request.abortSignal ?? new AbortController().signal).catch(failure(true));
+		await wait(delay, abortSignal ?? new AbortController().signal).catch(failure(true));
 	}
 }
 
