@@ -63,7 +63,7 @@ const RECORD_FIELDS = {
 	document: { string: 'id fileName contentType logicalPath version created', number: 'sizeBytes' },
 } as const;
 
-type RecordKind = keyof typeof RECORD_FIELDS;
+export type RecordKind = keyof typeof RECORD_FIELDS;
 type FieldType = 'string' | 'number' | 'object' | 'id';
 type Words<S> = S extends `${infer First} ${infer Rest}` ? First | Words<Rest> : S & string;
 type ValueOf<T> = T extends 'string'
@@ -168,9 +168,35 @@ export function placeOf(record: IDataObject | undefined): Place | undefined {
 	return Number.isNaN(at) ? undefined : { modified, at, id };
 }
 
-/** Where a page going on lies outside From Date–To Date (inclusive): BotDojo filters on them,
- *  so records past them mean its paging would not end. */
-export function outsideDates(
+/** Why an export page shows its paging does not advance, or undefined. `goesOn`: it says more
+ *  follow and more are wanted. */
+export function pageStall(
+	results: IDataObject[],
+	page: {
+		goesOn: boolean;
+		nextCursor?: string;
+		cursorsSent: Set<string>;
+		lastPlace?: Place;
+		query: { fromDate?: string; toDate?: string };
+	},
+): string | undefined {
+	const { goesOn, nextCursor, lastPlace } = page;
+	const first = placeOf(results[0]);
+	const outside = goesOn ? outsideDates(results, page.query) : undefined;
+	if (goesOn && results.length === 0) return 'it said more records follow but sent an empty page';
+	if (goesOn && nextCursor === undefined) return 'it said more records follow but sent no cursor';
+	if (goesOn && page.cursorsSent.has(nextCursor!))
+		return 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
+	if (lastPlace && first && !isAfter(first, lastPlace))
+		return `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
+	if (outside)
+		return `its records are not within the dates asked for (${outside}), so the pages would not end`;
+	return undefined;
+}
+
+/** Where records lie outside From Date–To Date (inclusive): BotDojo filters on them, so records
+ *  past them on a page going on mean its paging would not end. */
+function outsideDates(
 	results: IDataObject[],
 	{ fromDate, toDate }: { fromDate?: string; toDate?: string },
 ) {
@@ -183,6 +209,6 @@ export function outsideDates(
 }
 
 /** Later, or as late with another id: how ids order at the same time is BotDojo's own. */
-export function isAfter(next: Place, last: Place): boolean {
+function isAfter(next: Place, last: Place): boolean {
 	return next.at > last.at || (next.at === last.at && next.id !== last.id);
 }

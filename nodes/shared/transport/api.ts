@@ -3,17 +3,24 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import {
-	checkRecords,
-	isAfter,
-	outsideDates,
-	placeOf,
-	resultOf,
-	wrongAnswerError,
+import { checkRecords, pageStall, placeOf, resultOf, wrongAnswerError } from './answers';
+import type {
+	AnswerShape,
+	DocumentRecord,
+	FlowRequestRecord,
+	FlowSession,
+	IndexStatus,
+	Place,
+	RecordKind,
 } from './answers';
-import type { DocumentRecord, FlowRequestRecord, FlowSession, IndexStatus, Place } from './answers';
 import { withCancelSignal } from './project';
-import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './project';
+import type {
+	BotDojoContext,
+	Endpoint,
+	FullResponse,
+	RequestSettings,
+	RequestSubject,
+} from './project';
 import { sendWithRetries } from './request';
 
 /** BotDojo's largest export page. */
@@ -26,27 +33,18 @@ export function positionalBody(params: readonly unknown[]): { params: unknown[] 
 	return { params: params.slice(0, length).map((value) => (value === undefined ? null : value)) };
 }
 
-/** POSTs `{ params }` to a positional endpoint; returns its answer, parsed. */
-async function positionalAnswer(
+/** POSTs `{ params }` to a positional endpoint; its answer parsed, and with `shape` its result
+ *  unwrapped and checked (`kind`: the spec's record it returns). */
+async function positional<T = unknown>(
 	ctx: BotDojoContext,
 	endpoint: Endpoint,
 	params: readonly unknown[],
-	settings: RequestSettings,
-): Promise<unknown> {
-	return (await sendWithRetries(ctx, 'POST', endpoint, positionalBody(params), settings)).body;
-}
-
-/** A positional endpoint's result, of its shape; `kind` names the spec's record it returns. */
-async function positional<T>(
-	ctx: BotDojoContext,
-	endpoint: Endpoint,
-	params: readonly unknown[],
-	shape: Parameters<typeof resultOf>[3],
-	settings: RequestSettings,
-	kind?: Parameters<typeof resultOf>[4],
+	settings: { subject: RequestSubject; itemIndex?: number; shape?: AnswerShape; kind?: RecordKind },
 ): Promise<T> {
-	const answer = await positionalAnswer(ctx, endpoint, params, settings);
-	return resultOf<T>(ctx, answer, endpoint, shape, kind, settings.itemIndex);
+	const body = positionalBody(params);
+	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, settings);
+	const { shape, kind, itemIndex } = settings;
+	return shape ? resultOf<T>(ctx, answer, endpoint, shape, kind, itemIndex) : (answer as T);
 }
 
 /** A new session of the flow, holding `data` (stores of variables); runs no flow. */
@@ -56,9 +54,13 @@ export async function createSession(
 	data: IDataObject,
 	itemIndex?: number,
 ): Promise<FlowSession> {
-	const settings = { subject: { flowId }, itemIndex };
-	const endpoint = ['flow_sessions', 'createSession'];
-	return await positional(ctx, endpoint, [flowId, data], 'an object', settings, 'session');
+	const settings = { subject: { flowId }, itemIndex, shape: 'an object', kind: 'session' } as const;
+	return await positional<FlowSession>(
+		ctx,
+		['flow_sessions', 'createSession'],
+		[flowId, data],
+		settings,
+	);
 }
 
 /** Every request of one session of the flow, in order. */
@@ -68,30 +70,25 @@ export async function loadRequestsBySession(
 	sessionId: string,
 	itemIndex?: number,
 ): Promise<FlowRequestRecord[]> {
-	const settings = { subject: { flowId, sessionId }, itemIndex };
+	const subject = { flowId, sessionId };
+	const settings = { subject, itemIndex, shape: 'an array', kind: 'flowRequest' } as const;
 	const endpoint = ['flow_requests', 'loadByFlowSession'];
-	return await positional(ctx, endpoint, [flowId, sessionId], 'an array', settings, 'flowRequest');
+	return await positional<FlowRequestRecord[]>(ctx, endpoint, [flowId, sessionId], settings);
 }
 
 export interface ExportQuery {
 	flowId: string;
-	/** Records per request, 1 to MAX_PAGE_SIZE. */
-	pageSize: number;
-	/** The cursor of an earlier export to start after; the first page without one. */
-	startCursor?: string;
-	/** ISO 8601 UTC, inclusive, on `modified`. */
-	fromDate?: string;
+	pageSize: number; // records per request, 1 to MAX_PAGE_SIZE
+	startCursor?: string; // the cursor of an earlier export to start after
+	fromDate?: string; // ISO 8601 UTC, inclusive, on `modified`
 	toDate?: string;
-	/** Records in all; every record when undefined. */
-	limit?: number;
-	/** How to go on from a known point, in the node's words, for when the export stalls. */
-	resumeHint?: string;
+	limit?: number; // records in all; every record when undefined
+	resumeHint?: string; // how to go on from a known point, in the node's words, if paging stalls
 }
 
 interface PageQuery extends Pick<ExportQuery, 'flowId' | 'fromDate' | 'toDate'> {
 	afterCursor?: string;
-	/** Records at most, 1 to MAX_PAGE_SIZE. */
-	limit: number;
+	limit: number; // records at most, 1 to MAX_PAGE_SIZE
 }
 
 /** One page of the flow's finished requests, oldest first (`exportPages` follows the cursors).
@@ -103,7 +100,7 @@ export async function exportRequestsPage(
 ): Promise<{ results: FlowRequestRecord[]; nextCursor?: string; hasMore: boolean }> {
 	const endpoint = ['flow_requests', 'export'];
 	const params = [flowId, afterCursor, limit, fromDate, toDate];
-	const answer = await positionalAnswer(ctx, endpoint, params, { subject: { flowId }, itemIndex });
+	const answer = await positional(ctx, endpoint, params, { subject: { flowId }, itemIndex });
 	const page = (Array.isArray(answer) ? { results: answer } : (answer ?? {})) as IDataObject;
 	if (!Array.isArray(page.results)) {
 		const found = answer !== null && typeof answer === 'object' ? page.results : answer;
@@ -123,9 +120,8 @@ export async function exportRequestsPage(
  * The export's pages, in order: each with the cursor it was asked for with (none for the very
  * first), BotDojo's cursor after its last record, and whether BotDojo holds more. With a limit,
  * each request asks for no more than the records still wanted, so a page's `nextCursor` points
- * just after the last record returned. Paging that does not advance (an empty page or no cursor
- * with `hasMore`, a cursor sent before, records not after the previous page's last or outside the
- * dates asked for) stops with an error instead of looping.
+ * just after the last record returned. Paging that does not advance (answers.ts `pageStall`)
+ * stops with an error instead of looping.
  */
 export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, itemIndex = 0) {
 	const { flowId, fromDate, toDate } = query;
@@ -141,30 +137,22 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 		// A page larger than asked for is cut, so the limit holds whatever BotDojo sends; its
 		// cursor then points past records not returned, so it is not handed on.
 		const cut = results.length > remaining;
-		const records: IDataObject[] = cut ? results.slice(0, remaining) : results;
+		const records = cut ? results.slice(0, remaining) : results;
 		remaining -= records.length;
 		const goesOn = hasMore && remaining > 0;
-		const firstPlace = placeOf(results[0]);
-		const outside = goesOn ? outsideDates(results, query) : undefined;
-		let stuck: string | undefined;
-		if (goesOn && results.length === 0)
-			stuck = 'it said more records follow but sent an empty page';
-		else if (goesOn && nextCursor === undefined)
-			stuck = 'it said more records follow but sent no cursor';
-		else if (goesOn && cursorsSent.has(nextCursor!))
-			stuck = 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
-		else if (lastPlace && firstPlace && !isAfter(firstPlace, lastPlace))
-			stuck = `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
-		else if (outside)
-			stuck = `its records are not within the dates asked for (${outside}), so the pages would not end`;
-		if (stuck) {
-			const message = `BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stuck}`;
+		const stall = pageStall(results, { goesOn, nextCursor, cursorsSent, lastPlace, query });
+		if (stall) {
+			const message = `BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stall}`;
 			const description = `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`;
 			throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 		}
 		lastPlace = placeOf(results[results.length - 1]) ?? lastPlace;
-		const handedOn = cut ? undefined : nextCursor;
-		yield { records, afterCursor, nextCursor: handedOn, hasMore: hasMore || cut };
+		yield {
+			records,
+			afterCursor,
+			nextCursor: cut ? undefined : nextCursor,
+			hasMore: hasMore || cut,
+		};
 		if (!goesOn) return;
 		afterCursor = nextCursor;
 	}
@@ -172,15 +160,11 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 
 interface RunRequest extends Pick<RequestSettings, 'rateLimitAdvice'> {
 	flowId: string;
-	/** The session to run in; a new one when absent. */
-	sessionId?: string;
-	/** The flow's input. */
-	body: IDataObject;
-	/** The run's options as sent (stream, version, override, evalOptions…). */
-	options: IDataObject;
+	sessionId?: string; // the session to run in; a new one when absent
+	body: IDataObject; // the flow's input
+	options: IDataObject; // the run's options as sent (stream, version, override, evalOptions…)
 	itemIndex: number;
-	/** Ends the request and its stream, also after the answer began (link it to Stop). */
-	abortSignal: AbortSignal;
+	abortSignal: AbortSignal; // ends the request and its stream, also after the answer began
 	retry: NonNullable<RequestSettings['retry']>;
 }
 
@@ -193,29 +177,22 @@ export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<
 	const { flowId, sessionId, itemIndex, abortSignal, retry, rateLimitAdvice } = run;
 	const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
 	const subject = sessionId ? { flowId, sessionId } : { flowId };
-	const settings = { subject, itemIndex, abortSignal, retry, rateLimitAdvice };
 	// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it.
-	return await sendWithRetries(
-		withCancelSignal(ctx, abortSignal),
-		'POST',
-		['flows', flowId, 'run'],
-		{ body: run.body, options },
-		{ ...settings, repeatable: false, timeout: 0, readByCaller: true },
-	);
+	const settings = { subject, itemIndex, abortSignal, retry, rateLimitAdvice, timeout: 0 };
+	const body = { body: run.body, options };
+	const endpoint = ['flows', flowId, 'run'];
+	const sender = withCancelSignal(ctx, abortSignal);
+	return await sendWithRetries(sender, 'POST', endpoint, body, {
+		...settings,
+		repeatable: false,
+		readByCaller: true,
+	});
 }
 
-interface DocumentUpload {
-	file: Blob;
-	fileName: string;
-	logicalPath: string;
-	/** Custom attributes stored with the document. */
-	meta?: IDataObject;
-}
-
-/** Stores a file under its logical path (multipart, named fields). */
+/** Stores a file under its logical path (multipart, named fields); `meta`: custom attributes. */
 export async function uploadDocument(
 	ctx: BotDojoContext,
-	upload: DocumentUpload,
+	upload: { file: Blob; fileName: string; logicalPath: string; meta?: IDataObject },
 	itemIndex?: number,
 ): Promise<DocumentRecord> {
 	const form = new FormData();
@@ -242,9 +219,14 @@ export async function loadDocumentByLogicalPath(
 	logicalPath: string,
 	itemIndex?: number,
 ): Promise<DocumentRecord> {
-	const settings = { subject: { logicalPath }, itemIndex };
+	const settings = {
+		subject: { logicalPath },
+		itemIndex,
+		shape: 'an object',
+		kind: 'document',
+	} as const;
 	const endpoint = ['documents', 'loadByLogicalPath'];
-	return await positional(ctx, endpoint, [logicalPath], 'an object', settings, 'document');
+	return await positional<DocumentRecord>(ctx, endpoint, [logicalPath], settings);
 }
 
 /** A link that downloads the document's version without a key until `expires` (ISO 8601). */
@@ -254,11 +236,13 @@ export async function getTemporarySignedUrl(
 	expires: string,
 	itemIndex?: number,
 ): Promise<string> {
-	const { id, logicalPath } = document;
-	const subject = { documentId: id ?? undefined, logicalPath: logicalPath ?? undefined };
+	const subject = {
+		documentId: document.id ?? undefined,
+		logicalPath: document.logicalPath ?? undefined,
+	};
 	const endpoint = ['documents', 'getTemporarySignedUrl'];
-	const params = [document, expires];
-	const url = await positional<string>(ctx, endpoint, params, 'a string', { subject, itemIndex });
+	const settings = { subject, itemIndex, shape: 'a string' } as const;
+	const url = await positional<string>(ctx, endpoint, [document, expires], settings);
 	if (url !== '') return url;
 	throw new NodeApiError(ctx.getNode(), { answer: '' } as JsonObject, {
 		message: 'BotDojo answered without a download link',
@@ -273,8 +257,8 @@ export async function getIndexStatus(
 	indexId: string,
 	itemIndex?: number,
 ): Promise<IndexStatus> {
-	const settings = { subject: { indexId }, itemIndex };
-	return await positional(ctx, ['indexes', 'getStatus'], [indexId], 'an object', settings);
+	const settings = { subject: { indexId }, itemIndex, shape: 'an object' } as const;
+	return await positional<IndexStatus>(ctx, ['indexes', 'getStatus'], [indexId], settings);
 }
 
 /** The chunks of the index whose metadata match `query` (e.g. {"page": {"$gte": 2}}). */
@@ -284,7 +268,7 @@ export async function queryIndexMetadata(
 	query: IDataObject,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
-	const settings = { subject: { indexId }, itemIndex };
+	const settings = { subject: { indexId }, itemIndex, shape: 'an array' } as const;
 	const endpoint = ['indexes', 'queryMetadata'];
-	return await positional(ctx, endpoint, [indexId, query], 'an array', settings);
+	return await positional<IDataObject[]>(ctx, endpoint, [indexId, query], settings);
 }
