@@ -8,7 +8,7 @@ import { NodeApiError, type JsonObject } from 'n8n-workflow';
 import type { BotDojoContext, ProjectCredentials, RequestSettings } from './project';
 import { quoteAnswer, redact, redactDeep } from './redaction';
 
-/** A bound of ANSWER_LIMITS (request.ts) that an answer reached: its message names the bound. */
+/** A bound of ANSWER_LIMITS (bounds.ts) that an answer reached: its message names the bound. */
 export class AnswerBoundReached extends Error {}
 
 /** The connection failed while an answer was being read: `cause` says how. */
