@@ -101,14 +101,6 @@ const WORDS: Record<FieldType, string> = {
 	id: 'a string or a number',
 };
 
-/** Whether a present value has a field's type. `typeof` alone, as `shapeOf`'s words cost a string
- *  per field: this runs for every field of every exported record. */
-function fits(value: unknown, type: FieldType): boolean {
-	const of = typeof value;
-	if (type === 'id') return of === 'string' || of === 'number';
-	return type === 'object' ? of === 'object' && !Array.isArray(value) : of === type;
-}
-
 /** Checks each record against the spec's field types; a wrong one names the field. */
 export function checkRecords(
 	ctx: BotDojoContext,
@@ -118,12 +110,15 @@ export function checkRecords(
 	endpoint: Endpoint,
 	itemIndex?: number,
 ): void {
-	const fields = FIELDS[kind];
 	for (const record of records) {
-		if (typeof record !== 'object' || record === null || Array.isArray(record)) continue;
-		for (const [name, type] of fields) {
+		if (shapeOf(record) !== 'an object') continue;
+		for (const [name, type] of FIELDS[kind]) {
 			const value = (record as IDataObject)[name];
-			if (value === undefined || value === null || fits(value, type)) continue;
+			if (value === undefined || value === null) continue;
+			const shape = shapeOf(value);
+			const fits =
+				type === 'id' ? shape === 'a string' || shape === 'a number' : shape === WORDS[type];
+			if (fits) continue;
 			const expected = `records whose "${name}" is ${WORDS[type]}`;
 			throw wrongAnswerError(ctx, answer, endpoint, expected, value, itemIndex);
 		}
