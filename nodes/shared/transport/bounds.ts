@@ -87,11 +87,13 @@ export async function readAnswer(
 
 /** How deep brackets nest in a JSON text (brackets inside strings not counted). */
 function nestingDepth(text: string): number {
-	let [depth, deepest, inString] = [0, 0, false];
+	let depth = 0;
+	let deepest = 0;
+	let inString = false;
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
-		if (inString && code === 92)
-			at++; // in a string, a backslash escapes the next character
+		// in a string, a backslash escapes the next character
+		if (inString && code === 92) at++;
 		else if (code === 34) inString = !inString;
 		else if (!inString && (code === 91 || code === 123)) deepest = Math.max(deepest, ++depth);
 		else if (!inString && (code === 93 || code === 125)) depth--;
