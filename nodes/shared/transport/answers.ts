@@ -182,13 +182,13 @@ export function pageStall(
 ): string | undefined {
 	const { goesOn, nextCursor, lastPlace } = page;
 	const first = placeOf(results[0]);
-	const outside = goesOn ? outsideDates(results, page.query) : undefined;
 	if (goesOn && results.length === 0) return 'it said more records follow but sent an empty page';
 	if (goesOn && nextCursor === undefined) return 'it said more records follow but sent no cursor';
 	if (goesOn && page.cursorsSent.has(nextCursor!))
 		return 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
 	if (lastPlace && first && !isAfter(first, lastPlace))
 		return `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
+	const outside = goesOn ? outsideDates(results, page.query) : undefined;
 	if (outside)
 		return `its records are not within the dates asked for (${outside}), so the pages would not end`;
 	return undefined;

@@ -33,10 +33,10 @@ export async function beginWithin(
 	const boundMs = statusMs + Math.ceil(uploadBytes / uploadBytesPerSecond) * 1000;
 	const bound = new AbortController();
 	const stopAlarm = alarm(boundMs, () => bound.abort());
-	// AbortSignal.any: Node 18.17+ and 20.3+, older than any Node n8n 1.85 or later runs on.
-	const any = (AbortSignal as unknown as { any(s: AbortSignal[]): AbortSignal }).any;
 	const late = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
-	return await send(stop ? any([stop, bound.signal]) : bound.signal)
+	// AbortSignal.any: Node 18.17+ and 20.3+, older than any Node n8n 1.85 or later runs on.
+	const either = AbortSignal as unknown as { any(signals: AbortSignal[]): AbortSignal };
+	return await send(stop ? either.any([stop, bound.signal]) : bound.signal)
 		.catch(async (error) => {
 			const reached = bound.signal.aborted && !stop?.aborted;
 			return await Promise.reject(reached ? new AnswerBoundReached(late) : error);

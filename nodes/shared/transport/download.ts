@@ -8,7 +8,7 @@ import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { chunkStream } from '../binary/chunkStream';
 import { beginWithin, boundedChunks, readAnswer } from './bounds';
 import { AnswerBoundReached, saidByService } from './errors';
-import { knownApiKey, readCredentials, REMOTE_HTTP } from './project';
+import { readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse, RequestSettings } from './project';
 import { redact, redactDeep } from './redaction';
 import { DEFAULT_RETRY, header, retryWhileRateLimited } from './request';
@@ -94,10 +94,10 @@ export async function downloadSignedUrl(
 			},
 			refusal: async ({ statusCode, body }) => {
 				const read = await readAnswer(body, { error: true, signal: abortSignal });
-				const said = saidByService(read, knownApiKey(ctx));
+				const said = saidByService(read, apiKey);
 				const [message, advice] = refusalWords(statusCode, said, expiresAt);
 				const saidLine = said ? `The storage said: "${said}". ` : '';
-				const cause = { statusCode, body: redactDeep(read, knownApiKey(ctx)) };
+				const cause = { statusCode, body: read }; // redacted by fail()
 				return fail(cause, message, `${saidLine}${advice} Link: ${shownLink}.`.trim());
 			},
 		});
