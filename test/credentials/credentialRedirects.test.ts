@@ -4,22 +4,13 @@
  * A 3xx fails the test with a message naming the Base URL; nothing reaches the other server.
  */
 import { testCredential } from '../helpers/credentialTest';
-import { API_KEY, startScriptedServer, type ScriptedServer } from '../transport/scriptedServer';
+import { API_KEY, useScriptedServer } from '../transport/scriptedServer';
 
-let botdojo: ScriptedServer;
-let elsewhere: ScriptedServer;
-
-beforeAll(async () => {
-	botdojo = await startScriptedServer();
-	// An export page: were the redirect followed, the Test would pass.
-	elsewhere = await startScriptedServer((_, res) => {
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end('{"results":[],"nextCursor":null,"hasMore":false}');
-	});
-});
-afterAll(async () => {
-	await botdojo.close();
-	await elsewhere.close();
+const botdojo = useScriptedServer();
+// An export page: were the redirect followed, the Test would pass.
+const elsewhere = useScriptedServer((_, res) => {
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.end('{"results":[],"nextCursor":null,"hasMore":false}');
 });
 
 const REDIRECTED =

@@ -7,15 +7,14 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { readBinary, runNode, runPoll } from '../helpers/engine';
-import { API_KEY, startScriptedServer, type ScriptedServer } from '../transport/scriptedServer';
+import { API_KEY, useScriptedServer } from '../transport/scriptedServer';
 
 const DEPTH = 20_000;
 const deepError = `${'{"error":'.repeat(DEPTH)}"disk full ${API_KEY}"${'}'.repeat(DEPTH)}`;
 const record = `{"id":"req_1","flow_id":"flow_1","status":"error","modified":"${new Date().toISOString()}","response":{"error":${deepError}}}`;
 const NESTED = 'The flow reported an error nested too deeply to show';
 
-let botdojo: ScriptedServer;
-beforeAll(async () => (botdojo = await startScriptedServer()));
+const botdojo = useScriptedServer();
 // An export page holding the record; the runs' tests answer with the record itself.
 beforeEach(() => {
 	botdojo.answer = (_, res) => {
@@ -23,7 +22,6 @@ beforeEach(() => {
 		res.end(`{"results":[${record}],"nextCursor":null,"hasMore":false}`);
 	};
 });
-afterAll(async () => await botdojo.close());
 
 const run = (options: INodeParameters) => ({
 	type: 'botDojoRunFlow',

@@ -7,11 +7,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
-import { startScriptedServer, type ScriptedServer } from '../transport/scriptedServer';
+import { useScriptedServer } from '../transport/scriptedServer';
 
-let botdojo: ScriptedServer;
-beforeAll(async () => (botdojo = await startScriptedServer()));
-afterAll(async () => await botdojo.close());
+const botdojo = useScriptedServer();
 
 const remember = {
 	type: 'botDojoRunFlow',

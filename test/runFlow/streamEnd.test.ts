@@ -7,9 +7,8 @@
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
-import { startScriptedServer, type ScriptedServer } from '../transport/scriptedServer';
+import { useScriptedServer } from '../transport/scriptedServer';
 
-let botdojo: ScriptedServer;
 /** When the server saw each streamed answer's connection close (ms since it sent the final line). */
 let closedAfterMs: number[] = [];
 
@@ -21,18 +20,15 @@ const FINAL = {
 	response: { text_output: 'Hello there' },
 };
 
-beforeAll(async () => {
-	botdojo = await startScriptedServer((_, res) => {
-		res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-		res.write(`${JSON.stringify({ tag: 'onNewToken', data: { token: 'Hello ' } })}\n`);
-		res.write(`${JSON.stringify({ tag: 'onNewToken', data: { token: 'there' } })}\n`);
-		res.write(`${JSON.stringify(FINAL)}\n`);
-		const sentAt = Date.now();
-		// No res.end(): the connection stays open until the client closes it.
-		res.on('close', () => closedAfterMs.push(Date.now() - sentAt));
-	});
+const botdojo = useScriptedServer((_, res) => {
+	res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+	res.write(`${JSON.stringify({ tag: 'onNewToken', data: { token: 'Hello ' } })}\n`);
+	res.write(`${JSON.stringify({ tag: 'onNewToken', data: { token: 'there' } })}\n`);
+	res.write(`${JSON.stringify(FINAL)}\n`);
+	const sentAt = Date.now();
+	// No res.end(): the connection stays open until the client closes it.
+	res.on('close', () => closedAfterMs.push(Date.now() - sentAt));
 });
-afterAll(async () => await botdojo.close());
 beforeEach(() => {
 	closedAfterMs = [];
 });

@@ -7,25 +7,16 @@
 import { runNode } from '../helpers/engine';
 import { runPoll } from '../helpers/poll';
 import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
-import {
-	API_KEY,
-	endlessJson,
-	flood,
-	startScriptedServer,
-	trickle,
-	type ScriptedServer,
-} from './scriptedServer';
+import { API_KEY, endlessJson, flood, trickle, useScriptedServer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
+const botdojo = useScriptedServer();
 const saved = { ...ANSWER_LIMITS };
 
-beforeAll(async () => {
-	botdojo = await startScriptedServer();
+beforeAll(() => {
 	Object.assign(ANSWER_LIMITS, { answerBytes: 1024 * 1024, readMs: 400 });
 });
-afterAll(async () => {
+afterAll(() => {
 	Object.assign(ANSWER_LIMITS, saved);
-	await botdojo.close();
 });
 beforeEach(() => {
 	botdojo.requests.length = 0;

@@ -4,13 +4,9 @@
  * than 64 levels is quoted as text; an answer too deep to write out says so).
  */
 import { runNode } from '../helpers/engine';
-import { API_KEY, startScriptedServer, type ScriptedServer } from './scriptedServer';
+import { API_KEY, useScriptedServer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
-beforeAll(async () => {
-	botdojo = await startScriptedServer();
-});
-afterAll(async () => await botdojo.close());
+const botdojo = useScriptedServer();
 
 const getStatus = {
 	type: 'botDojoQueryIndex',

@@ -9,16 +9,12 @@ import * as path from 'node:path';
 
 import { DOWNLOAD_LIMITS } from '../../nodes/shared/transport/download';
 import { binaryStoragePath, readBinary, runNode, setBinaryMode, startRun } from '../helpers/engine';
-import { startScriptedServer, type Answer, type ScriptedServer } from './scriptedServer';
+import { useScriptedServer, type Answer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
+const botdojo = useScriptedServer();
 const FLOOD_BYTES = 16 * 1024 * 1024;
 const defaults = { ...DOWNLOAD_LIMITS };
 
-beforeAll(async () => {
-	botdojo = await startScriptedServer();
-});
-afterAll(async () => await botdojo.close());
 afterEach(() => Object.assign(DOWNLOAD_LIMITS, defaults));
 
 const nodeFor = (record: object) => ({

@@ -3,14 +3,9 @@
  * download's own messages quote an address: in a redirect's Location (refused: another host).
  */
 import { runNode } from '../helpers/engine';
-import { API_KEY, startScriptedServer, type ScriptedServer } from './scriptedServer';
+import { API_KEY, useScriptedServer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
-
-beforeAll(async () => {
-	botdojo = await startScriptedServer();
-});
-afterAll(async () => await botdojo.close());
+const botdojo = useScriptedServer();
 
 const downloadNode = {
 	type: 'botDojoUploadDocument',

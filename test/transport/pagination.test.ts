@@ -4,13 +4,9 @@
  * is stopped with an error on the first page that does not advance.
  */
 import { runNode } from '../helpers/engine';
-import { startScriptedServer, type ScriptedServer } from './scriptedServer';
+import { useScriptedServer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
-beforeAll(async () => {
-	botdojo = await startScriptedServer();
-});
-afterAll(async () => await botdojo.close());
+const botdojo = useScriptedServer();
 
 /** Pages of the same two records, each with a new cursor; it gives up after 200 pages. */
 function samePageWithNewCursors(records: Array<{ id: string; modified: string }>) {

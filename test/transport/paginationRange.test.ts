@@ -4,11 +4,9 @@
  * `modified`), is stopped on the first such page. It ran 549 pages in 5 s, and on until Stop.
  */
 import { runNode } from '../helpers/engine';
-import { startScriptedServer, type ScriptedServer } from './scriptedServer';
+import { useScriptedServer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
-beforeAll(async () => (botdojo = await startScriptedServer()));
-afterAll(async () => await botdojo.close());
+const botdojo = useScriptedServer();
 
 /** Page n: one record dated `start` + n days, a new cursor, more to come (it gives up at 5,000). */
 function advancingFrom(start: string) {

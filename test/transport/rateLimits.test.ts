@@ -8,7 +8,7 @@ import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { message, runFlow } from '../helpers/runFlow';
 import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
-import { endlessJson, startScriptedServer, trickle, type ScriptedServer } from './scriptedServer';
+import { endlessJson, trickle, useScriptedServer } from './scriptedServer';
 
 const env = useEmulator();
 
@@ -58,15 +58,13 @@ describe('Create Session: rate limits', () => {
 });
 
 describe('a 429 whose body never ends', () => {
-	let botdojo: ScriptedServer;
+	const botdojo = useScriptedServer();
 	const saved = { ...ANSWER_LIMITS };
-	beforeAll(async () => {
-		botdojo = await startScriptedServer();
+	beforeAll(() => {
 		ANSWER_LIMITS.readMs = 400;
 	});
-	afterAll(async () => {
+	afterAll(() => {
 		Object.assign(ANSWER_LIMITS, saved);
-		await botdojo.close();
 	});
 	const getStatus = {
 		type: 'botDojoQueryIndex',

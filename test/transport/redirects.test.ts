@@ -6,21 +6,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
-import { API_KEY, startScriptedServer, type ScriptedServer } from './scriptedServer';
+import { API_KEY, useScriptedServer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
-let elsewhere: ScriptedServer;
-
-beforeAll(async () => {
-	botdojo = await startScriptedServer();
-	elsewhere = await startScriptedServer((_, res) => {
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end('{"results":[]}');
-	});
-});
-afterAll(async () => {
-	await botdojo.close();
-	await elsewhere.close();
+const botdojo = useScriptedServer();
+const elsewhere = useScriptedServer((_, res) => {
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.end('{"results":[]}');
 });
 
 const REQUESTS: Array<[string, string, INodeParameters]> = [

@@ -31,11 +31,17 @@ export interface ScriptedServer {
 /** The credential's key: the tests look for it in every error. */
 export const API_KEY = ['scripted', 'project', 'credential'].join('-');
 
+const answerNothing: Answer = (_, res) => void res.end();
+
+/**
+ * Starts a server; `fixture`, when given, is the object filled in and answered from (the one
+ * useScriptedServer returned), else a new one.
+ */
 export async function startScriptedServer(
-	answer: Answer = (_, res) => void res.end(),
+	answer: Answer = answerNothing,
+	fixture = { requests: [] as ReceivedRequest[], answer } as ScriptedServer,
 ): Promise<ScriptedServer> {
 	const sockets = new Set<import('node:net').Socket>();
-	const fixture = { requests: [] as ReceivedRequest[], answer } as ScriptedServer;
 	const server = http.createServer((req, res) => {
 		const parts: Buffer[] = [];
 		req.on('data', (part: Buffer) => parts.push(part));
@@ -64,6 +70,20 @@ export async function startScriptedServer(
 		for (const socket of sockets) socket.destroy();
 		await new Promise<void>((resolve) => server.close(() => resolve()));
 	};
+	return fixture;
+}
+
+/**
+ * A server for a test file (or a describe block): registers beforeAll/afterAll hooks that start
+ * and close it, and returns the fixture at once, filled in beforeAll, as useEmulator does. The
+ * server answers from this very object, so a test's `botdojo.answer = …` takes effect.
+ */
+export function useScriptedServer(answer: Answer = answerNothing): ScriptedServer {
+	const fixture = { requests: [] as ReceivedRequest[], answer } as ScriptedServer;
+	beforeAll(async () => {
+		await startScriptedServer(fixture.answer, fixture);
+	});
+	afterAll(async () => await fixture.close?.());
 	return fixture;
 }
 

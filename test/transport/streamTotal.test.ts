@@ -6,11 +6,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
-import { API_KEY, flood, startScriptedServer, type ScriptedServer } from './scriptedServer';
+import { API_KEY, flood, useScriptedServer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
-beforeAll(async () => (botdojo = await startScriptedServer()));
-afterAll(async () => await botdojo.close());
+const botdojo = useScriptedServer();
 
 const runNodeWith = (options: INodeParameters) => ({
 	type: 'botDojoRunFlow',

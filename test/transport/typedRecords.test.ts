@@ -4,13 +4,9 @@
  * data, an import) is kept as it is, so that one such record cannot stop an export or the Trigger.
  */
 import { runNode } from '../helpers/engine';
-import { startScriptedServer, type ScriptedServer } from './scriptedServer';
+import { useScriptedServer } from './scriptedServer';
 
-let botdojo: ScriptedServer;
-beforeAll(async () => {
-	botdojo = await startScriptedServer();
-});
-afterAll(async () => await botdojo.close());
+const botdojo = useScriptedServer();
 
 function answerRecords(results: unknown[]) {
 	botdojo.answer = (_, res) => {
