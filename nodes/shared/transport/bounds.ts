@@ -35,8 +35,7 @@ export async function beginWithin(
 	const stopAlarm = alarm(boundMs, () => bound.abort());
 	const late = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
 	// AbortSignal.any: Node 18.17+ and 20.3+, older than any Node n8n 1.85 or later runs on.
-	const either = AbortSignal as unknown as { any(signals: AbortSignal[]): AbortSignal };
-	return await send(stop ? either.any([stop, bound.signal]) : bound.signal)
+	return await send(stop ? AbortSignal.any([stop, bound.signal]) : bound.signal)
 		.catch(async (error) => {
 			const reached = bound.signal.aborted && !stop?.aborted;
 			return await Promise.reject(reached ? new AnswerBoundReached(late) : error);
@@ -68,14 +67,14 @@ export async function readAnswer(
 	if (!isReadable(body)) return body;
 	const { errorBytes, answerBytes, readMs } = ANSWER_LIMITS;
 	const maxBytes = error ? errorBytes : answerBytes;
+	const tooLarge = `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`;
+	const tooLate = `BotDojo's answer took longer than ${readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;
+	const bounds = { maxBytes, totalMs: readMs, cut: error, signal, tooLarge, tooLate };
 	const chunks: Uint8Array[] = [];
 	const reading = (async () => {
-		const bounds = { maxBytes, totalMs: readMs, cut: error, signal };
-		const tooLarge = `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`;
-		const tooLate = `BotDojo's answer took longer than ${readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;
-		for await (const chunk of boundedChunks(body, { ...bounds, tooLarge, tooLate }))
-			chunks.push(chunk);
+		for await (const chunk of boundedChunks(body, bounds)) chunks.push(chunk);
 	})();
+	// An error answer is quoted as far as it came.
 	await (error ? reading.catch(() => undefined) : reading);
 	const text = Buffer.concat(chunks)
 		.toString('utf8')

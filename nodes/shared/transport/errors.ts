@@ -20,23 +20,14 @@ export class AnswerBrokeOffError extends Error {
 
 const MESSAGE_KEYS = ['error', 'message', 'detail', 'error_description'];
 
-/**
- * The service's own words about a failure, from any error shape seen in the wild, whole (quote
- * them with saidByService). A stack, not recursion, at most 8 levels: any answer gives a message.
- */
-export function serviceMessage(body: unknown): string | undefined {
-	const stack = [{ value: body, depth: 0 }];
-	for (let next = stack.pop(); next; next = stack.pop()) {
-		const { value, depth } = next;
-		if (typeof value === 'string') {
-			if (value.trim()) return value.trim();
-		} else if (value !== null && typeof value === 'object' && depth < 8) {
-			for (const key of [...MESSAGE_KEYS].reverse()) {
-				const inner = (value as Record<string, unknown>)[key];
-				if (typeof inner === 'string' || (inner && typeof inner === 'object'))
-					stack.push({ value: inner, depth: depth + 1 });
-			}
-		}
+/** The service's own words about a failure, from any error shape seen in the wild, whole (quote
+ *  them with saidByService). At most 8 levels deep, so any answer gives a message. */
+export function serviceMessage(body: unknown, depth = 0): string | undefined {
+	if (typeof body === 'string') return body.trim() || undefined;
+	if (body === null || typeof body !== 'object' || depth >= 8) return undefined;
+	for (const key of MESSAGE_KEYS) {
+		const said = serviceMessage((body as Record<string, unknown>)[key], depth + 1);
+		if (said !== undefined) return said;
 	}
 	return undefined;
 }

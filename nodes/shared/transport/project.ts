@@ -57,13 +57,8 @@ export interface FullResponse {
 /** Path segments below the project; projectUrl encodes them. */
 export type Endpoint = readonly string[];
 
-/** `auth` is handed to n8n's helper, which then does not fetch and decrypt it per request;
- *  `problem`: why the Base URL cannot be used, found once per read. */
-type CredentialOfRun = {
-	fields: ProjectCredentials;
-	auth: IAdditionalCredentialOptions;
-	problem?: string;
-};
+/** `auth` is handed to n8n's helper, which then does not fetch and decrypt it per request. */
+type CredentialOfRun = { fields: ProjectCredentials; auth: IAdditionalCredentialOptions };
 
 /** Per node execution (its context object): the credential read, and its key once known. */
 const credentialOfRun = new WeakMap<object, Promise<CredentialOfRun>>();
@@ -93,13 +88,13 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
 			keyOfRun.set(ctx, fields.apiKey);
 			const { id = '', name = '' } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 			const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data };
-			return { fields, auth: { credentialsDecrypted }, problem: baseUrlProblem(baseUrl) };
+			return { fields, auth: { credentialsDecrypted } };
 		});
 		credentialOfRun.set(ctx, pending);
 		pending.catch(() => credentialOfRun.delete(ctx));
 	}
 	const credential = await pending;
-	const { problem } = credential;
+	const problem = baseUrlProblem(credential.fields.baseUrl);
 	if (!problem) return credential;
 	const description =
 		'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.';
