@@ -67,7 +67,7 @@ export class NdjsonLines {
 			this.parse(this.take(text.slice(start, newline)));
 			start = newline + 1;
 		}
-		if (start < text.length) this.hold(start === 0 ? text : text.slice(start));
+		if (start < text.length) this.hold(text.slice(start));
 	}
 
 	/** The stream ended: a last line without a newline still counts. */
