@@ -39,7 +39,6 @@ export async function downloadSignedUrl(
 ): Promise<{ data: FileBody; contentType?: string }> {
 	const { itemIndex, abortSignal = ctx.getExecutionCancelSignal?.() } = settings;
 	const { baseUrl, apiKey } = await readCredentials(ctx);
-	const shownLink = linkWithoutSignature(url);
 	// A hostile storage may name the key in an address these messages quote (a Location).
 	const fail = (cause: object, message: string, description: string) =>
 		new NodeApiError(ctx.getNode(), redactDeep(cause, apiKey) as JsonObject, {
@@ -64,6 +63,7 @@ export async function downloadSignedUrl(
 		});
 	};
 	let link = await checked(url);
+	const shownLink = linkWithoutSignature(link);
 	for (let redirects = 0; ; redirects++) {
 		const response = await retryWhileRateLimited({
 			send: async () =>
@@ -198,9 +198,7 @@ function isOwnLocalAddress(link: URL, baseUrl: string): boolean {
 }
 
 /** The link without its query (the signature) or user info: enough to say where, nothing to reuse. */
-function linkWithoutSignature(url: string | URL): string {
-	const link = typeof url === 'string' ? urlOf(url) : url;
-	if (!link) return 'the download link';
+function linkWithoutSignature(link: URL): string {
 	return `${link.protocol}//${link.protocol === 'file:' ? '' : link.host}${link.pathname}`;
 }
 
