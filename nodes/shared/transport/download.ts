@@ -9,7 +9,7 @@ import { chunkStream } from '../binary/chunkStream';
 import { beginWithin, boundedChunks, readAnswer } from './bounds';
 import { AnswerBoundReached, saidByService } from './errors';
 import { readCredentials, REMOTE_HTTP } from './project';
-import type { FullResponse, RequestSettings } from './project';
+import type { FullResponse } from './project';
 import { redact, redactDeep } from './redaction';
 import { DEFAULT_RETRY, header, retryWhileRateLimited } from './request';
 
@@ -35,9 +35,9 @@ export async function downloadSignedUrl(
 	ctx: IExecuteFunctions,
 	url: string,
 	expiresAt: number,
-	settings: RequestSettings & { sizeBytes?: unknown } = {},
+	{ itemIndex, sizeBytes }: { itemIndex?: number; sizeBytes?: unknown } = {},
 ): Promise<{ data: FileBody; contentType?: string }> {
-	const { itemIndex, abortSignal = ctx.getExecutionCancelSignal?.() } = settings;
+	const abortSignal = ctx.getExecutionCancelSignal?.();
 	const { baseUrl, apiKey } = await readCredentials(ctx);
 	// A hostile storage may name the key in an address these messages quote (a Location).
 	const fail = (cause: object, message: string, description: string) =>
@@ -76,12 +76,11 @@ export async function downloadSignedUrl(
 							disableFollowRedirect: true,
 							returnFullResponse: true,
 							ignoreHttpStatusErrors: true,
-							timeout: settings.timeout,
 							abortSignal: signal,
 						})) as FullResponse,
 					abortSignal,
 				),
-			retry: settings.retry ?? DEFAULT_RETRY,
+			retry: DEFAULT_RETRY,
 			abortSignal,
 			networkError: (error) => {
 				const code = (error as { code?: string })?.code ?? '';
@@ -103,7 +102,7 @@ export async function downloadSignedUrl(
 		});
 		if (response.statusCode < 300) {
 			const contentType = header(response.headers, 'content-type');
-			const body = boundedFile(response.body as AsyncIterable<Buffer>, settings.sizeBytes);
+			const body = boundedFile(response.body as AsyncIterable<Buffer>, sizeBytes);
 			return { data: chunkStream(body) as unknown as FileBody, contentType };
 		}
 		// A redirect's own body is not wanted: hang up rather than read it.
