@@ -64,17 +64,16 @@ const RECORD_FIELDS = {
 } as const;
 
 export type RecordKind = keyof typeof RECORD_FIELDS;
-type FieldType = 'string' | 'number' | 'object' | 'id';
+interface FieldValues {
+	string: string;
+	number: number;
+	object: IDataObject;
+	id: string | number;
+}
+type FieldType = keyof FieldValues;
 type Words<S> = S extends `${infer First} ${infer Rest}` ? First | Words<Rest> : S & string;
-type ValueOf<T> = T extends 'string'
-	? string
-	: T extends 'number'
-		? number
-		: T extends 'object'
-			? IDataObject
-			: string | number;
 type RecordOf<K extends RecordKind, F = (typeof RECORD_FIELDS)[K]> = IDataObject & {
-	[T in keyof F as Words<F[T]>]?: ValueOf<T> | null;
+	[T in keyof F & FieldType as Words<F[T]>]?: FieldValues[T] | null;
 };
 
 /** A flow request: the answer of a run, a row of an export. */
@@ -84,21 +83,12 @@ export type DocumentRecord = RecordOf<'document'>;
 /** An index's status: its fields are not in the spec, so every field is kept as sent. */
 export type IndexStatus = IDataObject;
 
-/** Each kind's fields as [name, type], listed once. */
-const FIELDS = Object.fromEntries(
-	Object.entries(RECORD_FIELDS).map(([kind, byType]) => [
-		kind,
-		Object.entries(byType).flatMap(([type, names]) =>
-			names.split(' ').map((name) => [name, type as FieldType] as const),
-		),
-	]),
-);
-
-const WORDS: Record<FieldType, string> = {
-	string: 'a string',
-	number: 'a number',
-	object: 'an object',
-	id: 'a string or a number',
+/** The shapes (`shapeOf`) a field of each type may have. */
+const SHAPES: Record<FieldType, readonly string[]> = {
+	string: ['a string'],
+	number: ['a number'],
+	object: ['an object'],
+	id: ['a string', 'a number'],
 };
 
 /** Checks each record against the spec's field types; a wrong one names the field. */
@@ -110,16 +100,16 @@ export function checkRecords(
 	endpoint: Endpoint,
 	itemIndex?: number,
 ): void {
+	const fields = Object.entries(RECORD_FIELDS[kind]).flatMap(([type, names]) =>
+		names.split(' ').map((name) => [name, SHAPES[type as FieldType]] as const),
+	);
 	for (const record of records) {
 		if (shapeOf(record) !== 'an object') continue;
-		for (const [name, type] of FIELDS[kind]) {
+		for (const [name, shapes] of fields) {
 			const value = (record as IDataObject)[name];
 			if (value === undefined || value === null) continue;
-			const shape = shapeOf(value);
-			const fits =
-				type === 'id' ? shape === 'a string' || shape === 'a number' : shape === WORDS[type];
-			if (fits) continue;
-			const expected = `records whose "${name}" is ${WORDS[type]}`;
+			if (shapes.includes(shapeOf(value))) continue;
+			const expected = `records whose "${name}" is ${shapes.join(' or ')}`;
 			throw wrongAnswerError(ctx, answer, endpoint, expected, value, itemIndex);
 		}
 	}
@@ -181,11 +171,13 @@ export function pageStall(
 	},
 ): string | undefined {
 	const { goesOn, nextCursor, lastPlace } = page;
+	if (goesOn) {
+		if (results.length === 0) return 'it said more records follow but sent an empty page';
+		if (nextCursor === undefined) return 'it said more records follow but sent no cursor';
+		if (page.cursorsSent.has(nextCursor))
+			return 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
+	}
 	const first = placeOf(results[0]);
-	if (goesOn && results.length === 0) return 'it said more records follow but sent an empty page';
-	if (goesOn && nextCursor === undefined) return 'it said more records follow but sent no cursor';
-	if (goesOn && page.cursorsSent.has(nextCursor!))
-		return 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
 	if (lastPlace && first && !isAfter(first, lastPlace))
 		return `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
 	const outside = goesOn ? outsideDates(results, page.query) : undefined;

@@ -3,7 +3,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { checkRecords, pageStall, placeOf, resultOf, wrongAnswerError } from './answers';
+import { checkRecords, pageStall, placeOf, resultOf, shapeOf, wrongAnswerError } from './answers';
 import type {
 	AnswerShape,
 	DocumentRecord,
@@ -14,13 +14,7 @@ import type {
 	RecordKind,
 } from './answers';
 import { withCancelSignal } from './project';
-import type {
-	BotDojoContext,
-	Endpoint,
-	FullResponse,
-	RequestSettings,
-	RequestSubject,
-} from './project';
+import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './project';
 import { sendWithRetries } from './request';
 
 /** BotDojo's largest export page. */
@@ -33,18 +27,18 @@ export function positionalBody(params: readonly unknown[]): { params: unknown[] 
 	return { params: params.slice(0, length).map((value) => (value === undefined ? null : value)) };
 }
 
-/** POSTs `{ params }` to a positional endpoint; its answer parsed, and with `shape` its result
- *  unwrapped and checked (`kind`: the spec's record it returns). */
-async function positional<T = unknown>(
+/** POSTs `{ params }` to a positional endpoint: its result unwrapped, of its `shape`, its records
+ *  checked (`kind`: the spec's record it returns). */
+async function positional<T>(
 	ctx: BotDojoContext,
 	endpoint: Endpoint,
 	params: readonly unknown[],
-	settings: { subject: RequestSubject; itemIndex?: number; shape?: AnswerShape; kind?: RecordKind },
+	settings: RequestSettings,
+	shape: AnswerShape,
+	kind?: RecordKind,
 ): Promise<T> {
-	const body = positionalBody(params);
-	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, settings);
-	const { shape, kind, itemIndex } = settings;
-	return shape ? resultOf<T>(ctx, answer, endpoint, shape, kind, itemIndex) : (answer as T);
+	const { body } = await sendWithRetries(ctx, 'POST', endpoint, positionalBody(params), settings);
+	return resultOf<T>(ctx, body, endpoint, shape, kind, settings.itemIndex);
 }
 
 /** A new session of the flow, holding `data` (stores of variables); runs no flow. */
@@ -54,13 +48,9 @@ export async function createSession(
 	data: IDataObject,
 	itemIndex?: number,
 ): Promise<FlowSession> {
-	const settings = { subject: { flowId }, itemIndex, shape: 'an object', kind: 'session' } as const;
-	return await positional<FlowSession>(
-		ctx,
-		['flow_sessions', 'createSession'],
-		[flowId, data],
-		settings,
-	);
+	const settings = { subject: { flowId }, itemIndex };
+	const endpoint = ['flow_sessions', 'createSession'];
+	return await positional(ctx, endpoint, [flowId, data], settings, 'an object', 'session');
 }
 
 /** Every request of one session of the flow, in order. */
@@ -70,10 +60,9 @@ export async function loadRequestsBySession(
 	sessionId: string,
 	itemIndex?: number,
 ): Promise<FlowRequestRecord[]> {
-	const subject = { flowId, sessionId };
-	const settings = { subject, itemIndex, shape: 'an array', kind: 'flowRequest' } as const;
+	const settings = { subject: { flowId, sessionId }, itemIndex };
 	const endpoint = ['flow_requests', 'loadByFlowSession'];
-	return await positional<FlowRequestRecord[]>(ctx, endpoint, [flowId, sessionId], settings);
+	return await positional(ctx, endpoint, [flowId, sessionId], settings, 'an array', 'flowRequest');
 }
 
 export interface ExportQuery {
@@ -99,20 +88,20 @@ export async function exportRequestsPage(
 	itemIndex = 0,
 ): Promise<{ results: FlowRequestRecord[]; nextCursor?: string; hasMore: boolean }> {
 	const endpoint = ['flow_requests', 'export'];
-	const params = [flowId, afterCursor, limit, fromDate, toDate];
-	const answer = await positional(ctx, endpoint, params, { subject: { flowId }, itemIndex });
-	const page = (Array.isArray(answer) ? { results: answer } : (answer ?? {})) as IDataObject;
+	const body = positionalBody([flowId, afterCursor, limit, fromDate, toDate]);
+	const settings = { subject: { flowId }, itemIndex };
+	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, settings);
+	const page = (shapeOf(answer) === 'an object' ? answer : { results: answer }) as IDataObject;
 	if (!Array.isArray(page.results)) {
-		const found = answer !== null && typeof answer === 'object' ? page.results : answer;
 		const expected = 'a list of records in "results"';
-		throw wrongAnswerError(ctx, answer, endpoint, expected, found, itemIndex);
+		throw wrongAnswerError(ctx, answer, endpoint, expected, page.results, itemIndex);
 	}
 	checkRecords(ctx, answer, page.results, 'flowRequest', endpoint, itemIndex);
 	const { nextCursor: cursor, hasMore } = page;
 	return {
 		results: page.results as FlowRequestRecord[],
 		nextCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
-		hasMore: !Array.isArray(answer) && (hasMore === true || hasMore === 'true'),
+		hasMore: hasMore === true || hasMore === 'true',
 	};
 }
 
@@ -219,14 +208,9 @@ export async function loadDocumentByLogicalPath(
 	logicalPath: string,
 	itemIndex?: number,
 ): Promise<DocumentRecord> {
-	const settings = {
-		subject: { logicalPath },
-		itemIndex,
-		shape: 'an object',
-		kind: 'document',
-	} as const;
+	const settings = { subject: { logicalPath }, itemIndex };
 	const endpoint = ['documents', 'loadByLogicalPath'];
-	return await positional<DocumentRecord>(ctx, endpoint, [logicalPath], settings);
+	return await positional(ctx, endpoint, [logicalPath], settings, 'an object', 'document');
 }
 
 /** A link that downloads the document's version without a key until `expires` (ISO 8601). */
@@ -241,8 +225,8 @@ export async function getTemporarySignedUrl(
 		logicalPath: document.logicalPath ?? undefined,
 	};
 	const endpoint = ['documents', 'getTemporarySignedUrl'];
-	const settings = { subject, itemIndex, shape: 'a string' } as const;
-	const url = await positional<string>(ctx, endpoint, [document, expires], settings);
+	const settings = { subject, itemIndex };
+	const url = await positional<string>(ctx, endpoint, [document, expires], settings, 'a string');
 	if (url !== '') return url;
 	throw new NodeApiError(ctx.getNode(), { answer: '' } as JsonObject, {
 		message: 'BotDojo answered without a download link',
@@ -257,8 +241,8 @@ export async function getIndexStatus(
 	indexId: string,
 	itemIndex?: number,
 ): Promise<IndexStatus> {
-	const settings = { subject: { indexId }, itemIndex, shape: 'an object' } as const;
-	return await positional<IndexStatus>(ctx, ['indexes', 'getStatus'], [indexId], settings);
+	const settings = { subject: { indexId }, itemIndex };
+	return await positional(ctx, ['indexes', 'getStatus'], [indexId], settings, 'an object');
 }
 
 /** The chunks of the index whose metadata match `query` (e.g. {"page": {"$gte": 2}}). */
@@ -268,7 +252,7 @@ export async function queryIndexMetadata(
 	query: IDataObject,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
-	const settings = { subject: { indexId }, itemIndex, shape: 'an array' } as const;
+	const settings = { subject: { indexId }, itemIndex };
 	const endpoint = ['indexes', 'queryMetadata'];
-	return await positional<IDataObject[]>(ctx, endpoint, [indexId, query], settings);
+	return await positional(ctx, endpoint, [indexId, query], settings, 'an array');
 }
