@@ -25,7 +25,8 @@ export function chunkStream(chunks: AsyncIterable<Buffer>): ChunkStream {
 	let destroyed = false;
 	const emit = (event: string, value?: unknown) => {
 		for (const entry of listeners.filter((l) => l.event === event)) {
-			if (entry.once) listeners.splice(listeners.indexOf(entry), 1);
+			// A listener before may have removed it already: splice(-1) would drop another.
+			if (entry.once && listeners.includes(entry)) listeners.splice(listeners.indexOf(entry), 1);
 			entry.listener(value);
 		}
 	};
