@@ -26,7 +26,8 @@ export function chunkStream(chunks: AsyncIterable<Buffer>): ChunkStream {
 	const emit = (event: string, value?: unknown) => {
 		for (const entry of listeners.filter((l) => l.event === event)) {
 			// A listener before may have removed it already: splice(-1) would drop another.
-			if (entry.once && listeners.includes(entry)) listeners.splice(listeners.indexOf(entry), 1);
+			const at = entry.once ? listeners.indexOf(entry) : -1;
+			if (at >= 0) listeners.splice(at, 1);
 			entry.listener(value);
 		}
 	};
