@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Export paging: BotDojo's pages stop making progress. The export
+ * docs/troubleshooting.md, Export paging: BotDojo's pages stop making progress. The export
  * stops with a clear error instead of looping or returning duplicates; no flow runs.
  */
 import { runNode } from '../helpers/engine';

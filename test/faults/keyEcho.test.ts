@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Key echoed: BotDojo, or a proxy before it, quotes the API key back
+ * docs/troubleshooting.md, Key echoed: BotDojo, or a proxy before it, quotes the API key back
  * in an error, in a wrong-shaped answer or in a run's stream: raw, JSON-escaped (the key has `"`
  * and `\`), split across two chunks, or placed where a quote is shortened. Each row checks that
  * no piece of the key is shown anywhere: output, error and its details, execution data, logs.

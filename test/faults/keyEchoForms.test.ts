@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Key echoed, in the forms a server or proxy re-encodes it:
+ * docs/troubleshooting.md, Key echoed, in the forms a server or proxy re-encodes it:
  * URL-encoded, base64 (a Basic header), `\u`-escaped, upper-cased, wrapped over two lines; and
  * on every output Run Flow offers for a flow's error (Output the Record, Include Logs, Include
  * Events, Simplify on and off). Each row checks that no piece of the key is shown anywhere,

@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Key echoed: a record BotDojo stored quotes the API key (a user
+ * docs/troubleshooting.md, Key echoed: a record BotDojo stored quotes the API key (a user
  * pasted it into a message, a flow logged its request). Export Requests, Get Many by Session and
  * the Trigger output records as data; the key is redacted from them too, in every form, while a
  * record that holds no key comes out unchanged.

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in jest, never in n8n */
 /**
- * README "What happens when…", Links elsewhere: BotDojo's signed download link, or a redirect
+ * docs/troubleshooting.md, Links elsewhere: BotDojo's signed download link, or a redirect
  * of it, points at another host over http, at an address inside the network (here a "secret"
  * server on another port of 127.0.0.1), or at a file of the machine. Nothing is fetched there,
  * the message names the link (never its signature), and the key is sent nowhere but BotDojo.

@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Links elsewhere, checked with n8n's egress filter: on an n8n that
+ * docs/troubleshooting.md, Links elsewhere, checked with n8n's egress filter: on an n8n that
  * offers `helpers.getSecureEgressFilter` (n8n-core 2.41 here), a signed link, or a redirect of
  * it, whose host name resolves to this machine is refused before anything connects, under
  * n8n's 'enforced' policy (SSRF protection is off in this process, as in a default n8n). The

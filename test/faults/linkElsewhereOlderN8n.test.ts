@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Links elsewhere, on an n8n without the egress filter for nodes:
+ * docs/troubleshooting.md, Links elsewhere, on an n8n without the egress filter for nodes:
  * n8n-core's real request helpers without `getSecureEgressFilter`, as in n8n versions before
  * it. The literal checks alone refuse every address as written (the ranges, the trailing dot).
  * A host name that resolves to this machine is caught only by n8n's own SSRF protection, which

@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Links: a signed download link that expired before the file could
+ * docs/troubleshooting.md, Links: a signed download link that expired before the file could
  * be downloaded. No flow runs here; the user is told the link expired, never shown its signature.
  */
 import { runNode } from '../helpers/engine';

@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Never reached the flow: BotDojo or a proxy before it refuses the
+ * docs/troubleshooting.md, Never reached the flow: BotDojo or a proxy before it refuses the
  * request itself (400, 413 body too large, 414 address too long, 431 request line or headers
  * too long). Nothing ran, so Run Flow says retrying is safe; the key is never shown.
  */

@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Service answers: each status BotDojo can answer, what the user
+ * docs/troubleshooting.md, Service answers: each status BotDojo can answer, what the user
  * reads and whether the flow ran. Rows read like the README's table.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /**
- * README "What happens when…", Setup: a Base URL that cannot be used, and n8n's Stop button.
+ * docs/troubleshooting.md, Setup: a Base URL that cannot be used, and n8n's Stop button.
  * (A worker that crashes in queue mode is measured in test/e2e-queue/run.js.)
  */
 import { baseUrlProblem } from '../../nodes/shared/transport/project';

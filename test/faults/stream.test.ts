@@ -1,5 +1,5 @@
 /**
- * README "What happens when…", Stream: each way a streamed run can break after BotDojo accepted
+ * docs/troubleshooting.md, Stream: each way a streamed run can break after BotDojo accepted
  * it. The flow ran (once: nothing is retried), and the user is told not to retry blindly.
  */
 import type { INodeParameters } from 'n8n-workflow';

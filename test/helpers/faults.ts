@@ -1,5 +1,5 @@
 /**
- * Shared by the fault tables of test/faults/ (one file per kind of the README's "What happens
+ * Shared by the fault tables of test/faults/ (one file per kind of docs/troubleshooting.md's "What happens
  * when…" table): what the user reads, and what BotDojo did.
  */
 import type { EndpointName } from '../../emulator/types';
