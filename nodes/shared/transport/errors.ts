@@ -5,7 +5,13 @@
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
-import type { BotDojoContext, ProjectCredentials, RequestSettings } from './project';
+import {
+	REQUEST_IDS,
+	type BotDojoContext,
+	type ProjectCredentials,
+	type RequestSettings,
+	type RequestSubject,
+} from './project';
 import { quoteAnswer, redact, redactDeep } from './redaction';
 
 /** A bound of ANSWER_LIMITS (bounds.ts) that an answer reached: its message names the bound. */
@@ -52,11 +58,11 @@ function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
 	return [
 		{ name: 'account', id: credentials.accountId, where: credential('Account ID') },
 		{ name: 'project', id: credentials.projectId, where: credential('Project ID') },
-		{ name: 'flow', id: s.flowId, where: node('Flow ID') },
-		{ name: 'session', id: s.sessionId, where: node('Session ID') },
-		{ name: 'index', id: s.indexId, where: node('Index ID') },
-		{ name: 'document', id: s.documentId, where: node('document') },
-		{ name: 'logical path', id: s.logicalPath, where: node('Logical Path') },
+		...Object.entries(REQUEST_IDS).map(([key, { name, field }]) => ({
+			name,
+			id: s[key as keyof RequestSubject],
+			where: node(field),
+		})),
 	];
 }
 

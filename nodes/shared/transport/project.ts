@@ -25,10 +25,18 @@ export type BotDojoContext =
 
 export type ProjectCredentials = Record<'baseUrl' | 'accountId' | 'projectId' | 'apiKey', string>;
 
+/** Every id kind a request can name: how a message calls it and which node field sets it. One row
+ *  a kind, so that a 404 names any id a request used (the credential's two come from errors.ts). */
+export const REQUEST_IDS = {
+	flowId: { name: 'flow', field: 'Flow ID' },
+	sessionId: { name: 'session', field: 'Session ID' },
+	indexId: { name: 'index', field: 'Index ID' },
+	documentId: { name: 'document', field: 'document' },
+	logicalPath: { name: 'logical path', field: 'Logical Path' },
+} as const;
+
 /** Ids that a request used, so that a 404 can say which of them BotDojo did not find. */
-export type RequestSubject = Partial<
-	Record<'flowId' | 'sessionId' | 'indexId' | 'logicalPath' | 'documentId', string>
->;
+export type RequestSubject = Partial<Record<keyof typeof REQUEST_IDS, string>>;
 
 /** Attempts in all (the first included), and the longest the waits between may add up to (ms). */
 export type RetryPolicy = { maxAttempts: number; maxTotalWaitMs: number };
