@@ -16,6 +16,7 @@ const { Documents } = require('./documents');
 const { Indexes } = require('./indexes');
 const { builtinFlows, normalizeFlow } = require('./flows');
 const { injectFault } = require('./faults');
+const { ENDPOINTS } = require('./routes');
 const { seedDemo } = require('./demo');
 
 /**
@@ -173,6 +174,11 @@ async function startEmulator(options = {}) {
 		 * @returns {ArmedFault}
 		 */
 		injectFault(fault, opts) {
+			const endpoint = opts?.endpoint;
+			if (endpoint !== undefined && endpoint !== null && !ENDPOINTS.includes(endpoint))
+				throw new Error(
+					`injectFault: unknown endpoint "${endpoint}". Known: ${ENDPOINTS.join(', ')}`,
+				);
 			return /** @type {ArmedFault} */ (injectFault(ctx, fault, opts));
 		},
 		/** @param {string} id @param {FlowDef} def */

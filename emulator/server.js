@@ -23,8 +23,7 @@ const { handleRun, sendHalf } = require('./run');
 const { answerKeyFault, redirectDownload, rewriteLink, sendErrorQuoting } = require('./hostile');
 const { answerWrongShape } = require('./wrongShape');
 const { authenticate } = require('./auth');
-const { createSession } = require('./sessions');
-const { exportPage, loadByFlowSession } = require('./flowRequests');
+const { POSITIONAL_ROUTES } = require('./routes');
 
 const API_PREFIX = /^\/api\/v1\/accounts\/([^/]+)\/projects\/([^/]+)\/(.+)$/;
 
@@ -36,18 +35,6 @@ const STATUS_MESSAGES = {
 	429: 'Too many requests: rate limit exceeded',
 	431: 'Request header fields too large',
 	503: 'Service temporarily unavailable',
-};
-
-/** @type {Record<string, import('./types').EndpointName>} */
-const POSITIONAL_ROUTES = {
-	'flow_sessions/createSession': 'createSession',
-	'flow_requests/export': 'export',
-	'flow_requests/loadByFlowSession': 'loadByFlowSession',
-	'documents/getTemporarySignedUrl': 'getTemporarySignedUrl',
-	'documents/loadByLogicalPath': 'loadByLogicalPath',
-	'documents/upload-file': 'uploadFile',
-	'indexes/getStatus': 'getStatus',
-	'indexes/queryMetadata': 'queryMetadata',
 };
 
 /** @param {string} s */
@@ -71,7 +58,10 @@ function route(method, pathname) {
 	if (!m) return { endpoint: 'unknown' };
 	const rest = m[3].replace(/\/+$/, '');
 	const run = /^flows\/([^/]+)\/run$/.exec(rest);
-	const endpoint = run ? 'run' : POSITIONAL_ROUTES[rest];
+	const positional = /** @type {Record<string, { name: import('./types').EndpointName }>} */ (
+		POSITIONAL_ROUTES
+	)[rest];
+	const endpoint = run ? 'run' : positional?.name;
 	if (!endpoint) return { endpoint: 'unknown' };
 	return { endpoint, accountId: m[1], projectId: m[2], flowId: run ? run[1] : undefined };
 }
@@ -210,7 +200,7 @@ async function handle(ctx, req, res, r, url, entry) {
 }
 
 /**
- * The answer of a positional endpoint, in its default shape.
+ * The answer of a positional endpoint, in its default shape (its row of routes.js).
  * @param {import('./types').Context} ctx
  * @param {import('node:http').IncomingMessage} req
  * @param {string} endpoint
@@ -218,24 +208,9 @@ async function handle(ctx, req, res, r, url, entry) {
  * @returns {{ wrapped: boolean, body: any }} `wrapped`: the body is `{ results, ... }`
  */
 function positionalAnswer(ctx, req, endpoint, payload) {
-	switch (endpoint) {
-		case 'createSession':
-			return { wrapped: false, body: createSession(ctx, payload) };
-		case 'export':
-			return { wrapped: true, body: exportPage(ctx, req, payload) };
-		case 'loadByFlowSession':
-			return { wrapped: true, body: loadByFlowSession(ctx, payload) };
-		case 'getTemporarySignedUrl':
-			return { wrapped: true, body: ctx.documents.getTemporarySignedUrl(payload) };
-		case 'loadByLogicalPath':
-			return { wrapped: true, body: ctx.documents.loadByLogicalPath(payload) };
-		case 'getStatus':
-			return { wrapped: true, body: ctx.indexes.getStatus(payload) };
-		case 'queryMetadata':
-			return { wrapped: true, body: ctx.indexes.queryMetadata(payload) };
-		default:
-			throw notFound(`No such endpoint: ${endpoint}`);
-	}
+	const route = Object.values(POSITIONAL_ROUTES).find((r) => r.name === endpoint);
+	if (!route?.answer) throw notFound(`No such endpoint: ${endpoint}`);
+	return { wrapped: route.wrapped, body: route.answer(ctx, req, payload) };
 }
 
 /**

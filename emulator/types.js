@@ -4,7 +4,7 @@
  * TypeScript tests, and the context every handler gets. `tsc -p emulator/tsconfig.json`
  * checks the code against them; the root tsconfig reads them from the .js files directly.
  *
- * @typedef {| 'run' | 'createSession' | 'export' | 'loadByFlowSession' | 'getTemporarySignedUrl' | 'loadByLogicalPath' | 'uploadFile' | 'getStatus' | 'queryMetadata' | 'download' | 'unknown'} EndpointName
+ * @typedef {(typeof import('./routes').ENDPOINTS)[number] | 'unknown'} EndpointName
  * @typedef {| '400' | '413' | '414' | '429' | '431' | '500' | '503' | 'echo-key' | 'echo-key-answer' | 'echo-key-stream' | 'link-elsewhere' | 'redirect' | 'drop' | 'malformed' | 'no-final' | 'stall' | 'token-delay' | 'big-stream' | 'split-utf8' | 'huge-line' | 'whole-answer' | 'whole-answer-stall' | 'whole-answer-drop' | 'same-cursor' | 'empty-page' | 'session-error' | 'wrong-shape'} FaultType
  * @typedef {{ retryAfter?: number | string; retryAfterDate?: number; status?: number; afterEvents?: number; ms?: number; tokens?: number; bytes?: number; form?: 'raw' | 'escaped' | 'split' | 'url' | 'base64' | 'unicode' | 'upper' | 'wrapped'; pad?: number; line?: 'malformed' | 'bad-token'; to?: 'host' | 'file' | 'self'; url?: string; [key: string]: unknown; }} FaultParams
  * @typedef {FaultParams & { endpoint?: Exclude<EndpointName, 'unknown'>; times?: number; skip?: number; }} InjectFaultOptions
