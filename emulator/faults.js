@@ -52,7 +52,6 @@ const ALL_FAULTS = [
 	...SHAPE_FAULTS,
 ];
 
-
 /** @param {string} v */
 function parseValue(v) {
 	if (/^-?\d+(\.\d+)?$/.test(v)) return Number(v);
