@@ -110,7 +110,6 @@ describe.each(['memory', 'filesystem'] as const)('a signed-link download (%s mod
 			};
 			drip();
 		});
-		const started = Date.now();
 		const { items, error } = await runNode({
 			node: nodeFor({ sizeBytes: 100 * 1024 }),
 			credentials: botdojo.credentials,
@@ -119,7 +118,6 @@ describe.each(['memory', 'filesystem'] as const)('a signed-link download (%s mod
 			/^The file at the download link did not arrive within 2 s and the download was ended; nothing was stored \(the longest a file of up to 1,150,976 bytes may take: 1 s plus 1 s per 1,000,000 bytes\)/,
 		);
 		expect(items).toEqual([]);
-		expect(Date.now() - started).toBeLessThan(6000);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(closed.count).toBe(1); // the storage's connection was hung up
 	}, 20_000);
@@ -138,9 +136,9 @@ describe.each(['memory', 'filesystem'] as const)('a signed-link download (%s mod
 		});
 		const run = startRun({ node: nodeFor({}), credentials: botdojo.credentials });
 		setTimeout(() => run.cancel(), 1000);
-		const started = Date.now();
-		const { items } = await run.result;
-		expect(Date.now() - started).toBeLessThan(3000); // the bound: 60 s + 1 GiB at 64 KiB/s
+		const { items, error } = await run.result;
+		// Stop's message, not the time bound's (60 s + 1 GiB at 64 KiB/s): Stop ended it.
+		expect(error?.message).toMatch(/canceled$/);
 		expect(items).toEqual([]);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(closed.count).toBe(1);

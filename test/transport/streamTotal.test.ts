@@ -29,7 +29,6 @@ describe('a stream of events without end', () => {
 			res.writeHead(200, { 'content-type': 'application/x-ndjson' });
 			flood(res, line);
 		};
-		const started = Date.now();
 		const { items, error } = await runNode({
 			node: runNodeWith({ ...options, maxLineMiB: 1 }),
 			credentials: botdojo.credentials,
@@ -41,7 +40,6 @@ describe('a stream of events without end', () => {
 		expect(error?.description).toMatch(
 			/^The whole stream was larger than 16 times the option Max Stream Line \(MiB\)/,
 		);
-		expect(Date.now() - started).toBeLessThan(20_000);
 		expect(JSON.stringify(error)).not.toContain(API_KEY);
 	});
 
