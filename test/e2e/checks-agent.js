@@ -32,49 +32,68 @@ function parseFlatted(text) {
 	return require(path.join(INSTALL_DIR, 'node_modules', 'flatted')).parse(text);
 }
 
+/** Polls `read` once a second until `done` holds for its result, for at most `ms`. */
+async function pollUntil(read, done, ms, what) {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const result = await read();
+		if (done(result)) return result;
+		assert.ok(Date.now() < deadline, `${what} within ${ms / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+}
+
+/** An execution's status, runData and the AI Agent's answer, through n8n's REST API. */
+async function readExecution(env, id) {
+	const { data } = await env.session.request('GET', `/rest/executions/${id}`);
+	const runData = data.data ? parseFlatted(data.data).resultData.runData : {};
+	const output = runData['AI Agent']?.at(-1)?.data?.main?.[0]?.[0]?.json?.output;
+	return { status: data.status, output, runData };
+}
+
 /**
- * Asks the reviewed agent a question through its webhook and waits for the review mail: the
- * execution then waits for a person. Returns the mail, its Approve and Decline links, and the id
- * of the one execution waiting.
+ * Asks the reviewed agent a question through its webhook and waits for the review mail, and for
+ * its execution to wait for a person (n8n sends the mail first; a click before is refused with
+ * 409). Returns the mail, its Approve and Decline links, and the execution's id.
  */
 async function askForReview(env) {
 	const mailsBefore = env.smtp.mails.length;
-	const response = await fetch(`${env.n8n.url}/webhook/botdojo-e2e-review`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ question: 'Can I get my money back for order 42?' }),
-	});
+	// n8n may still be registering the published workflow's webhook when the suite starts here.
+	const response = await pollUntil(
+		() =>
+			fetch(`${env.n8n.url}/webhook/botdojo-e2e-review`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ question: 'Can I get my money back for order 42?' }),
+			}),
+		(answer) => answer.status !== 404,
+		60_000,
+		'the webhook is registered',
+	);
 	assert.equal(response.status, 200, await response.text());
 	const mail = await env.smtp.mailAfter(mailsBefore, 90_000);
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: REVIEWED, status: 'waiting' }));
-	const { data } = await env.session.request('GET', `/rest/executions?filter=${filter}`);
-	const waiting = data.results.filter((execution) => execution.status === 'waiting');
-	assert.equal(
-		waiting.length,
-		1,
-		`one execution waits for the review: ${JSON.stringify(data.results)}`,
-	);
 	const linkTo = (approved) => mail.links.find((link) => link.includes(`approved=${approved}`));
-	return { mail, approve: linkTo(true), decline: linkTo(false), executionId: waiting[0].id };
+	const executionId = /\/webhook-waiting\/([^/]+)\//.exec(linkTo(true) ?? '')?.[1];
+	assert.ok(executionId, `the mail links to a waiting execution: ${mail.links}`);
+	await pollUntil(
+		() => readExecution(env, executionId),
+		({ status }) => status === 'waiting',
+		60_000,
+		`execution ${executionId} waits for the review`,
+	);
+	return { mail, approve: linkTo(true), decline: linkTo(false), executionId };
 }
 
 /** Clicks a link of the mail as a person would, then waits for the execution to finish. */
 async function decide(env, link, executionId) {
-	assert.ok(link, 'the mail has the link');
 	const response = await fetch(link, { headers: { 'user-agent': BROWSER } });
 	assert.equal(response.status, 200, await response.text());
-	const deadline = Date.now() + 90_000;
-	for (;;) {
-		const { data } = await env.session.request('GET', `/rest/executions/${executionId}`);
-		if (!['new', 'running', 'waiting'].includes(data.status)) {
-			const runData = parseFlatted(data.data).resultData.runData;
-			const agentRuns = runData['AI Agent'] ?? [];
-			const output = agentRuns.at(-1)?.data?.main?.[0]?.[0]?.json?.output;
-			return { status: data.status, output, runData };
-		}
-		assert.ok(Date.now() < deadline, `execution ${executionId} still ${data.status} after 90 s`);
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
+	return await pollUntil(
+		() => readExecution(env, executionId),
+		({ status }) => !['new', 'running', 'waiting'].includes(status),
+		90_000,
+		`execution ${executionId} finishes`,
+	);
 }
 
 /** The tool result the model received in its second call (the agent's view of the tool). */
