@@ -23,6 +23,15 @@ function toolAnswer(content) {
 	return String(raw);
 }
 
+/** QUESTION in every string field of a tool's schema; n8n's human review for tool calls nests
+ *  the tool's own fields in `toolParameters` (and its own in `hitlParameters`). */
+function argumentsFor(schema) {
+	const fields = Object.entries(schema?.properties ?? {});
+	return Object.fromEntries(
+		fields.map(([name, field]) => [name, field.type === 'object' ? argumentsFor(field) : QUESTION]),
+	);
+}
+
 /** The assistant message for this conversation: a tool call first, then the final text. */
 function nextMessage(body) {
 	const messages = body.messages ?? [];
@@ -32,8 +41,7 @@ function nextMessage(body) {
 	}
 	const tool = (body.tools ?? []).find((t) => /botdojo|run_?flow/i.test(t.function?.name ?? ''));
 	if (!tool) return { role: 'assistant', content: 'I have no BotDojo tool to ask.' };
-	const properties = Object.keys(tool.function.parameters?.properties ?? {});
-	const args = Object.fromEntries(properties.map((name) => [name, QUESTION]));
+	const args = argumentsFor(tool.function.parameters);
 	return {
 		role: 'assistant',
 		content: null,
@@ -73,7 +81,9 @@ function streamChunks(message, model) {
 	});
 	const chunks = [chunk({ role: 'assistant', content: '' })];
 	if (message.tool_calls) {
-		chunks.push(chunk({ tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }));
+		chunks.push(
+			chunk({ tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }),
+		);
 		chunks.push(chunk({}, 'tool_calls'));
 	} else {
 		for (const word of message.content.match(/\S+\s*/g)) chunks.push(chunk({ content: word }));

@@ -12,6 +12,7 @@ const local = require('../../scripts/n8n-local');
 const { startEmulator } = require('../../emulator');
 const { scaledDefaultEnv } = require('./checks-slowRun');
 const { startFakeOpenAi } = require('./fakeOpenAi');
+const { startFakeSmtp } = require('./fakeSmtp');
 
 const E2E_WORKFLOWS_DIR = path.join(__dirname, 'workflows');
 const ARTIFACTS_DIR = path.join(local.ROOT, '.e2e-screenshots');
@@ -24,6 +25,7 @@ const ACTIVATE = [
 	'bdE2eChatLastNode',
 	'bdDemoMcp',
 	'bdE2eMcpUnknownFlow',
+	'bdE2eHumanReview',
 ];
 const log = (message) => console.log(`[e2e] ${message}`);
 
@@ -31,6 +33,7 @@ const log = (message) => console.log(`[e2e] ${message}`);
 const env = {
 	emu: undefined,
 	openAi: undefined,
+	smtp: undefined,
 	n8n: undefined,
 	session: undefined,
 	userFolder: undefined,
@@ -60,6 +63,19 @@ function fakeOpenAiCredential(url) {
 	return { id: 'e2eFakeOpenAi', name: 'OpenAI account', type: 'openAiApi', data };
 }
 
+/** The SMTP credential of the human review check's Send Email approval, pointed at the fake. */
+function fakeSmtpCredential(port) {
+	const data = {
+		user: '',
+		password: '',
+		host: '127.0.0.1',
+		port,
+		secure: false,
+		disableStartTls: true,
+	};
+	return { id: 'e2eFakeSmtp', name: 'SMTP e2e', type: 'smtp', data };
+}
+
 async function timed(name, fn) {
 	const started = Date.now();
 	const result = await fn();
@@ -83,6 +99,8 @@ env.setup = async function setup() {
 	log(`emulator on ${env.emu.baseUrl}`);
 	// The OpenAI Chat Model of demo 7 talks to this fake through its credential's Base URL.
 	env.openAi = await startFakeOpenAi();
+	// The human review check's approval mails go to this fake.
+	env.smtp = await startFakeSmtp();
 	const packed = await timed('clean build + npm pack', () => local.buildAndPack());
 
 	fs.mkdirSync(local.LOCAL_DIR, { recursive: true });
@@ -104,7 +122,11 @@ env.setup = async function setup() {
 		local.importIntoN8n({
 			userFolder: env.userFolder,
 			ports: env.ports,
-			credentials: [credential, fakeOpenAiCredential(env.openAi.url)],
+			credentials: [
+				credential,
+				fakeOpenAiCredential(env.openAi.url),
+				fakeSmtpCredential(env.smtp.port),
+			],
 			workflows: env.workflows,
 		}),
 	);
@@ -141,6 +163,7 @@ env.teardown = async function teardown() {
 	await env.stopN8n?.();
 	await env.emu?.close();
 	await env.openAi?.close();
+	await env.smtp?.close();
 	// n8n's log of this run stays beside the screenshots (git-ignored), for when a check failed.
 	const n8nLog = env.userFolder && path.join(env.userFolder, 'n8n.log');
 	if (n8nLog && fs.existsSync(n8nLog)) {

@@ -34,6 +34,17 @@ function installedNodeVersions() {
 	return nodeVersions;
 }
 
+// n8n makes a "…HitlTool" (human review for tool calls) of every node with a Send and Wait
+// operation as it loads them (n8n 2.x): in no list, its versions are its base node's.
+const HITL_TOOLS = path.join(MODULES_DIR, 'n8n/dist/tool-generation/hitl-tools.js');
+
+/** The versions of a node type the installed n8n has. */
+function installedVersions(type) {
+	const base = type.replace(/HitlTool$/, '');
+	if (base !== type && !fs.existsSync(HITL_TOOLS)) return undefined;
+	return installedNodeVersions().get(base);
+}
+
 const liveStreaming = !local.isBefore(local.N8N_VERSION, LIVE_STREAMING_FROM);
 
 /**
@@ -44,7 +55,7 @@ const liveStreaming = !local.isBefore(local.N8N_VERSION, LIVE_STREAMING_FROM);
 function workflowMissing(workflow) {
 	const missing = workflow.nodes
 		.filter((n) => !n.type.startsWith(`${local.PACKAGE.name}.`))
-		.filter((n) => !installedNodeVersions().get(n.type)?.includes(n.typeVersion))
+		.filter((n) => !installedVersions(n.type)?.includes(n.typeVersion))
 		.map((n) => `${n.type.split('.').pop()} ${n.typeVersion}`);
 	if (missing.length) return `needs ${[...new Set(missing)].join(', ')}`;
 	const streams = workflow.nodes.some((n) =>

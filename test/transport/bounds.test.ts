@@ -2,7 +2,8 @@
  * Every read of an answer has a byte bound and a time bound (request.ts ANSWER_LIMITS; a run's
  * own: its Timeout and three times Max Stream Line). A body that never ends, or trickles so it
  * never goes idle, ends with an error naming the bound that was reached. The bounds are lowered
- * here (1 MiB, 0.4 s) so that the tests are quick; the product uses 128 MiB and 60 s.
+ * here (1 MiB, 0.4 s) so that the tests are quick; the product uses 128 MiB (pinned unlowered in
+ * shippedAnswerBound.test.ts) and 60 s.
  */
 import { runNode } from '../helpers/engine';
 import { runPoll } from '../helpers/poll';
