@@ -7,9 +7,10 @@
  * - any other id keeps its type: `~number:1` is not `1`, and `~string:~x` is not `~number:…`;
  *   a longer one becomes `~h:` and a SHA-256 digest of its typed form;
  * - a request without an id (missing, null or "") is keyed `~r:` and a SHA-256 digest of the
- *   fields that describe the request and never change once it ended (STABLE_FIELDS).
+ *   fields that describe the request and never change once it ended (STABLE_FIELDS), of any
+ *   depth or size (hashJson).
  */
-import { createHash } from 'crypto';
+import { createHash, type Hash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /** Longest key: a raw id, or `~h:` + 43 base64url characters of SHA-256. */
@@ -36,11 +37,56 @@ function digest(text: string): string {
 	return createHash('sha256').update(text).digest('base64url');
 }
 
+/** Marks a piece of JSON text on hashJson's stack, as against a value still to write. */
+class Text {
+	constructor(readonly text: string) {}
+}
+
+/**
+ * Feeds `value`'s JSON text, exactly as JSON.stringify writes a parsed answer, to `hash` piece by
+ * piece from a stack of its own: a body nested 20,000 deep overflows JSON.stringify's call stack
+ * (and stopped every poll), not this. Its time and memory are linear in the answer, which
+ * ANSWER_LIMITS bounds.
+ */
+function hashJson(hash: Hash, value: unknown): void {
+	const stack: unknown[] = [value];
+	while (stack.length > 0) {
+		const next = stack.pop();
+		if (next instanceof Text) {
+			hash.update(next.text);
+		} else if (Array.isArray(next)) {
+			// pushed in reverse, so that they pop in order: [ a , b ]
+			stack.push(new Text(']'));
+			for (let at = next.length - 1; at >= 0; at--) {
+				stack.push(next[at] ?? null);
+				if (at > 0) stack.push(new Text(','));
+			}
+			stack.push(new Text('['));
+		} else if (next !== null && typeof next === 'object') {
+			const entries = Object.entries(next).filter(([, field]) => field !== undefined);
+			stack.push(new Text('}'));
+			entries.reverse().forEach(([name, field], at) => {
+				stack.push(
+					field,
+					new Text(`${at === entries.length - 1 ? '' : ','}${JSON.stringify(name)}:`),
+				);
+			});
+			stack.push(new Text('{'));
+		} else {
+			hash.update(JSON.stringify(next) ?? 'null');
+		}
+	}
+}
+
 export function recordKey(record: IDataObject): string {
 	const id = record.id;
 	if (id === undefined || id === null || id === '') {
-		const fields = STABLE_FIELDS.map((field) => record[field] ?? null);
-		return `${ENCODED}r:${digest(JSON.stringify(fields))}`;
+		const hash = createHash('sha256');
+		hashJson(
+			hash,
+			STABLE_FIELDS.map((field) => record[field] ?? null),
+		);
+		return `${ENCODED}r:${hash.digest('base64url')}`;
 	}
 	if (typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith(ENCODED)) return id;
 	const typed = `${typeof id}:${typeof id === 'string' ? id : JSON.stringify(id)}`;
