@@ -37,44 +37,43 @@ function digest(text: string): string {
 	return createHash('sha256').update(text).digest('base64url');
 }
 
-/** Marks a piece of JSON text on hashJson's stack, as against a value still to write. */
-class Text {
-	constructor(readonly text: string) {}
-}
-
 /**
- * Feeds `value`'s JSON text, exactly as JSON.stringify writes a parsed answer, to `hash` piece by
- * piece from a stack of its own: a body nested 20,000 deep overflows JSON.stringify's call stack
- * (and stopped every poll), not this. Its time and memory are linear in the answer, which
- * ANSWER_LIMITS bounds.
+ * Feeds `value`'s JSON text to `hash` in pieces, walking it with a stack of its own: a body
+ * nested 20,000 deep overflows JSON.stringify's call stack (and stopped every poll), not this.
+ * For a parsed answer the text is JSON.stringify's, so saved keys stay the same. Its time and
+ * memory are linear in the answer, which ANSWER_LIMITS bounds.
  */
 function hashJson(hash: Hash, value: unknown): void {
-	const stack: unknown[] = [value];
-	while (stack.length > 0) {
-		const next = stack.pop();
-		if (next instanceof Text) {
-			hash.update(next.text);
-		} else if (Array.isArray(next)) {
-			// pushed in reverse, so that they pop in order: [ a , b ]
-			stack.push(new Text(']'));
-			for (let at = next.length - 1; at >= 0; at--) {
-				stack.push(next[at] ?? null);
-				if (at > 0) stack.push(new Text(','));
-			}
-			stack.push(new Text('['));
-		} else if (next !== null && typeof next === 'object') {
-			const entries = Object.entries(next).filter(([, field]) => field !== undefined);
-			stack.push(new Text('}'));
-			entries.reverse().forEach(([name, field], at) => {
-				stack.push(
-					field,
-					new Text(`${at === entries.length - 1 ? '' : ','}${JSON.stringify(name)}:`),
-				);
-			});
-			stack.push(new Text('{'));
+	let text = '';
+	// The containers being written: an array, or an object and its keys; the next place in it.
+	const open: Array<{ container: unknown[] | IDataObject; keys?: string[]; at: number }> = [];
+	let next = value;
+	for (;;) {
+		if (next === null || typeof next !== 'object') {
+			text += JSON.stringify(next) ?? 'null';
 		} else {
-			hash.update(JSON.stringify(next) ?? 'null');
+			const keys = Array.isArray(next) ? undefined : Object.keys(next);
+			text += keys ? '{' : '[';
+			open.push({ container: next as unknown[] | IDataObject, keys, at: 0 });
 		}
+		let inner = open[open.length - 1];
+		while (inner && inner.at === (inner.keys ?? (inner.container as unknown[])).length) {
+			text += inner.keys ? '}' : ']';
+			open.pop();
+			inner = open[open.length - 1];
+		}
+		if (!inner || text.length >= 65_536) {
+			hash.update(text);
+			text = '';
+		}
+		if (!inner) return;
+		const key = inner.keys?.[inner.at];
+		text += `${inner.at > 0 ? ',' : ''}${key === undefined ? '' : `${JSON.stringify(key)}:`}`;
+		next =
+			key === undefined
+				? (inner.container as unknown[])[inner.at]
+				: (inner.container as IDataObject)[key];
+		inner.at++;
 	}
 }
 
