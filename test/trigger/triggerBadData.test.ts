@@ -217,6 +217,9 @@ describe('BotDojo Trigger: bad data never silences it', () => {
 		}
 		expect(emitted).toHaveLength(new Set(emitted).size);
 		expect(new Set(emitted)).toEqual(new Set(expected));
+		expect(logs).toContainEqual(
+			"warn BotDojo Trigger: more than 1,000 requests are dated in the future; 9,001 more of them are now remembered only as a range of dates, 2099-01-01T00:00:00.000Z to 2099-01-01T02:30:00.000Z. They will not fire again, nor will a request dated within that range that reaches BotDojo's export later.",
+		);
 		// The state keeps its bound: 10,000 ids at most.
 		const handled = stateOf(JSON.parse(saved) as IDataObject).handled as IDataObject;
 		expect(Object.keys(handled).length).toBeLessThanOrEqual(10_000);

@@ -89,14 +89,15 @@ export class HandledWindow {
 	 * Forgets what lies before `markMs - WINDOW_MS`; beyond MAX_FUTURE requests dated after the
 	 * mark, the earliest of them (into futureRange); then the oldest beyond MAX_REMEMBERED. The
 	 * window never starts after the mark (at most now + MAX_CLOCK_SKEW_MS): requests still to
-	 * come may end up to then.
+	 * come may end up to then. Returns how many future-dated requests went into futureRange.
 	 */
-	prune(markMs: number): void {
+	prune(markMs: number): number {
 		this.startMs = Math.max(this.startMs, markMs - WINDOW_MS);
 		const future = [...this.ended].filter(([, ms]) => ms > markMs);
-		if (future.length > MAX_FUTURE) {
+		const overflow = Math.max(0, future.length - MAX_FUTURE);
+		if (overflow > 0) {
 			future.sort(([keyA, a], [keyB, b]) => a - b || (keyA < keyB ? -1 : 1));
-			const gone = future.slice(0, future.length - MAX_FUTURE);
+			const gone = future.slice(0, overflow);
 			for (const [id] of gone) this.forget(id);
 			const [lastKey, lastMs] = gone[gone.length - 1];
 			const fromMs = Math.min(gone[0][1], this.futureRange?.[0] ?? Infinity);
@@ -121,6 +122,7 @@ export class HandledWindow {
 			this.futureRange = undefined;
 			this.changed = true;
 		}
+		return overflow;
 	}
 
 	private forget(id: string): void {

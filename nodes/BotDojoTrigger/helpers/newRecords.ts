@@ -15,7 +15,13 @@ import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } 
 import { toUtcIso } from '../../shared/params/dates';
 import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/api';
 import { alarm } from '../../shared/transport/bounds';
-import { HandledWindow, endedAtMs, type FutureRange, type HandledIds } from './handledWindow';
+import {
+	HandledWindow,
+	endedAtMs,
+	MAX_FUTURE,
+	type FutureRange,
+	type HandledIds,
+} from './handledWindow';
 import { idForLog, MAX_KEY_LENGTH, recordKey } from './recordKey';
 
 export type StatusFilter = 'both' | 'complete' | 'error';
@@ -189,7 +195,14 @@ async function readNewRecords(
 		state.resume = { fromDate, cursor };
 	}
 
-	window.prune(newMarkMs);
+	const intoRange = window.prune(newMarkMs);
+	if (intoRange > 0) {
+		const [fromMs, toMs] = window.futureRange as FutureRange;
+		ctx.logger.warn(
+			`BotDojo Trigger: more than ${MAX_FUTURE.toLocaleString('en-US')} requests are dated in the future; ${intoRange.toLocaleString('en-US')} more of them are now remembered only as a range of dates, ${toUtcIso(fromMs)} to ${toUtcIso(toMs)}. They will not fire again, nor will a request dated within that range that reaches BotDojo's export later.`,
+		);
+	}
+
 	// n8n saves the static data (up to 10,000 ids) after a poll that wrote or deleted anything in
 	// it, even the same value: an idle poll must leave it untouched.
 	writeChanged(state, 'highWaterMark', toUtcIso(newMarkMs));
