@@ -26,7 +26,7 @@ import { nodeTypes, PACKAGE } from './nodeTypes';
 
 export { additionalData, type BotDojoCredentialData } from './additionalData';
 export { nodeTypes } from './nodeTypes';
-export { runPoll, type PollResult, type PollSettings } from './poll';
+export { emittedIds, runPoll, type PollResult, type PollSettings } from './poll';
 export { binaryStoragePath, readBinary, setBinaryMode, type BinaryMode } from './binary';
 
 export interface NodeUnderTest {

@@ -82,3 +82,8 @@ export async function runPoll(settings: PollSettings): Promise<PollResult> {
 	}
 	return { output, staticData: workflow.staticData };
 }
+
+/** The ids of the items a poll emitted, in order (none when it returned null). */
+export function emittedIds(output: PollResult['output']): unknown[] {
+	return output === null ? [] : output[0].map((item) => item.json.id);
+}

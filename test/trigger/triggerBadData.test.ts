@@ -5,6 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LOOK_BACK_MS, MAX_CLOCK_SKEW_MS } from '../../nodes/BotDojoTrigger/helpers/newRecords';
+import { useScriptedServer } from '../transport/scriptedServer';
+import { answerPages, pollScripted, recordText } from './scriptedExport';
 import {
 	env,
 	FLOW,
@@ -20,6 +22,7 @@ import {
 import { captureNodeLogs } from './triggerLogs';
 
 const logs = captureNodeLogs();
+const botdojo = useScriptedServer();
 const FUTURE = Date.parse('2099-01-01T00:00:00.000Z');
 
 /** A record the export returns without an `id` (the emulator still indexes it by `indexId`). */
@@ -174,5 +177,51 @@ describe('BotDojo Trigger: bad data never silences it', () => {
 		add('req_late_15_min', now - 20 * 60_000);
 		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_late_5_min']);
 		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
+	it('a request without an id whose body nests 20,000 deep fires once, and later requests still fire', async () => {
+		const staticData: IDataObject = {};
+		botdojo.answer = answerPages({});
+		expect((await pollScripted(botdojo, staticData)).output).toBeNull();
+		const now = Date.now();
+		const deepBody = `${'{"a":'.repeat(20_000)}{}${'}'.repeat(20_000)}`;
+		const records = [
+			recordText('req_1', now),
+			recordText(undefined, now + 1, `,"body":${deepBody}`),
+			recordText('req_3', now + 2),
+		];
+		botdojo.answer = answerPages({ '': { records } });
+		const first = await pollScripted(botdojo, staticData);
+		expect(emittedIds(first.output)).toEqual(['req_1', undefined, 'req_3']);
+		expect(first.output?.[0][1].json.body).toHaveProperty('a.a.a');
+		// BotDojo returns them again (the look-back), with one more.
+		records.push(recordText('req_4', now + 3));
+		expect(emittedIds((await pollScripted(botdojo, staticData)).output)).toEqual(['req_4']);
+		expect((await pollScripted(botdojo, staticData)).output).toBeNull();
+	});
+
+	it('10,001 requests dated in the future and requests of now: each fires exactly once over several polls, across restarts', async () => {
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		const future = env.emu.seedFlowRequests(FLOW, 10_001, { start: FUTURE, stepMs: 1000 });
+		const expected = future.map((record: IDataObject) => record.id);
+		const emitted: unknown[] = [];
+		// n8n saves the state when a poll emits; each poll here reads it back as after a restart.
+		let saved = JSON.stringify(staticData);
+		for (let round = 1; round <= 4; round++) {
+			expected.push(add(`req_now_${round}`, mark + round * 1000).id);
+			const state = JSON.parse(saved) as IDataObject;
+			const { output } = await poll(state);
+			emitted.push(...emittedIds(output));
+			if (output !== null) saved = JSON.stringify(state);
+		}
+		expect(emitted).toHaveLength(new Set(emitted).size);
+		expect(new Set(emitted)).toEqual(new Set(expected));
+		expect(logs).toContainEqual(
+			"warn BotDojo Trigger: more than 1,000 requests are dated in the future; 9,001 more of them are now remembered only as a range of dates, 2099-01-01T00:00:00.000Z to 2099-01-01T02:30:00.000Z. They will not fire again, nor will a request dated within that range that reaches BotDojo's export later.",
+		);
+		// The state keeps its bound: 10,000 ids at most.
+		const handled = stateOf(JSON.parse(saved) as IDataObject).handled as IDataObject;
+		expect(Object.keys(handled).length).toBeLessThanOrEqual(10_000);
 	});
 });

@@ -7,6 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { runPoll } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 
+export { emittedIds } from '../helpers/engine';
+
 export const env = useEmulator();
 
 export const FLOW = 'flow_watch';
@@ -53,10 +55,6 @@ export function modify(record: IDataObject, modifiedMs: number) {
 		modified: iso(modifiedMs),
 		eval_job_id: `eval_${modifiedMs}`,
 	});
-}
-
-export function emittedIds(output: Awaited<ReturnType<typeof runPoll>>['output']): unknown[] {
-	return output === null ? [] : output[0].map((item) => item.json.id);
 }
 
 export function exportParams(): unknown[][] {

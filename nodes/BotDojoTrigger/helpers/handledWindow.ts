@@ -9,8 +9,13 @@
  * WINDOW_MS of the newest `modified` seen, at most MAX_REMEMBERED of them. A request that ended
  * before the window start is never delivered (it was handled then, or it ended before the
  * trigger was activated), so shrinking the window can only drop a delivery, never repeat one.
- * The one exception: beyond MAX_REMEMBERED requests dated after the mark (in the future), the
- * oldest of them are forgotten and fire again if BotDojo still returns them.
+ *
+ * Requests dated after the mark (in the future) cannot move the window's start: requests still
+ * to come end before them. They keep at most MAX_FUTURE of the MAX_REMEMBERED places, so that a
+ * flood of them never pushes out the others; beyond it, the earliest of them (by end time, then
+ * key) are forgotten into one range, `futureRange`, that counts as handled: they never fire again
+ * (BotDojo returns them at every poll), and a request showing up later within that range, dated
+ * between two of them, is passed over.
  *
  * Ids are the keys of recordKey.ts (at most MAX_KEY_LENGTH characters), so the saved map is at
  * most MAX_REMEMBERED × about 85 bytes of JSON (850 KB), whatever the ids look like.
@@ -23,8 +28,20 @@ export const WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 /** Most ids remembered; a busier flow gets a shorter window instead of more memory. */
 export const MAX_REMEMBERED = 10_000;
 
+/** Most places of MAX_REMEMBERED that requests dated in the future may hold. */
+export const MAX_FUTURE = 1_000;
+
 /** The saved form, in the workflow's static data: id → end time (ms since epoch). */
 export type HandledIds = Record<string, number>;
+
+/** Forgotten requests dated in the future, treated as handled: from an end time (ms) up to an
+ *  end time and key, inclusive. */
+export type FutureRange = [fromMs: number, toMs: number, toKey: string];
+
+/** Whether request (ms, key) comes after (toMs, toKey): by end time, then by key. */
+function isAfter(ms: number, key: string, toMs: number, toKey: string): boolean {
+	return ms > toMs || (ms === toMs && key > toKey);
+}
 
 /** When a request ended: `endTime`, else `created` (neither moves later), else `modified`. */
 export function endedAtMs(record: FlowRequestRecord): number | undefined {
@@ -48,14 +65,19 @@ export class HandledWindow {
 	constructor(
 		public startMs: number,
 		saved: HandledIds = {},
+		public futureRange?: FutureRange,
 	) {
 		this.ended = new Map(Object.entries(saved));
 	}
 
-	/** Whether this request is new: not handled yet, and not ended before the window. */
+	/** Whether this request is new: not handled yet, not ended before the window, and not in the
+	 *  range of forgotten future-dated requests. */
 	isNew(id: string, endedMs: number | undefined): boolean {
 		if (this.ended.has(id)) return false;
-		return endedMs === undefined || endedMs >= this.startMs;
+		if (endedMs === undefined) return true;
+		const range = this.futureRange;
+		const forgotten = range && endedMs >= range[0] && !isAfter(endedMs, id, range[1], range[2]);
+		return endedMs >= this.startMs && !forgotten;
 	}
 
 	handled(id: string, endedMs: number | undefined): void {
@@ -64,26 +86,43 @@ export class HandledWindow {
 	}
 
 	/**
-	 * Forgets what lies before `markMs - WINDOW_MS`, and the oldest beyond MAX_REMEMBERED. The
-	 * window never starts after the mark (at most now + MAX_CLOCK_SKEW_MS): requests dated in the
-	 * future, remembered by their own end time, must not push it past requests still to come.
+	 * Forgets what lies before `markMs - WINDOW_MS`; beyond MAX_FUTURE requests dated after the
+	 * mark, the earliest of them (into futureRange); then the oldest beyond MAX_REMEMBERED. The
+	 * window never starts after the mark (at most now + MAX_CLOCK_SKEW_MS): requests still to
+	 * come may end up to then. Returns how many future-dated requests went into futureRange.
 	 */
-	prune(markMs: number): void {
+	prune(markMs: number): number {
 		this.startMs = Math.max(this.startMs, markMs - WINDOW_MS);
-		if (this.ended.size > MAX_REMEMBERED) {
-			const times = [...this.ended.values()].sort((a, b) => a - b);
+		const future = [...this.ended].filter(([, ms]) => ms > markMs);
+		const overflow = Math.max(0, future.length - MAX_FUTURE);
+		if (overflow > 0) {
+			future.sort(([keyA, a], [keyB, b]) => a - b || (keyA < keyB ? -1 : 1));
+			const gone = future.slice(0, overflow);
+			for (const [id] of gone) this.forget(id);
+			const [lastKey, lastMs] = gone[gone.length - 1];
+			const fromMs = Math.min(gone[0][1], this.futureRange?.[0] ?? Infinity);
+			const kept = this.futureRange;
+			this.futureRange =
+				kept && !isAfter(lastMs, lastKey, kept[1], kept[2])
+					? [fromMs, kept[1], kept[2]]
+					: [fromMs, lastMs, lastKey];
+		}
+		const pastCount = this.ended.size - Math.min(future.length, MAX_FUTURE);
+		const pastLimit = MAX_REMEMBERED - Math.min(future.length, MAX_FUTURE);
+		if (pastCount > pastLimit) {
+			const times = [...this.ended.values()].filter((ms) => ms <= markMs).sort((a, b) => a - b);
 			// Everything at the cut's millisecond goes too, so that no kept id shares the start.
-			const cutMs = times[this.ended.size - MAX_REMEMBERED - 1] + 1;
+			const cutMs = times[pastCount - pastLimit - 1] + 1;
 			this.startMs = Math.max(this.startMs, Math.min(cutMs, markMs));
 		}
 		for (const [id, ms] of this.ended) {
 			if (ms < this.startMs) this.forget(id);
 		}
-		// Left beyond the bound only by future-dated requests: the oldest of them go.
-		if (this.ended.size > MAX_REMEMBERED) {
-			const byTime = [...this.ended].sort((a, b) => a[1] - b[1]);
-			for (const [id] of byTime.slice(0, this.ended.size - MAX_REMEMBERED)) this.forget(id);
+		if (this.futureRange && this.futureRange[1] < this.startMs) {
+			this.futureRange = undefined;
+			this.changed = true;
 		}
+		return overflow;
 	}
 
 	private forget(id: string): void {

@@ -5,14 +5,23 @@
  * already handled, or one that ended before the trigger's window, never starts it again,
  * however often BotDojo modifies its record later (see handledWindow.ts).
  *
- * n8n hands each poll its own copy of the static data and saves it after the poll returns (the
- * last poll to finish wins): a poll ends within MAX_POLL_MS, well before the next one starts.
+ * n8n hands a poll the static data (the activation's own object, or with its durable scheduler a
+ * copy) and saves it when the poll emits (the last copy saved wins). So that two polls never
+ * work on it at once, a poll never overlaps another of the same trigger (pollsRunning) and ends
+ * within its budget (pollBudgetMs), emitting and saving what it has read by then.
  */
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
 import { toUtcIso } from '../../shared/params/dates';
 import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/api';
-import { HandledWindow, endedAtMs, type HandledIds } from './handledWindow';
+import { alarm } from '../../shared/transport/bounds';
+import {
+	HandledWindow,
+	endedAtMs,
+	MAX_FUTURE,
+	type FutureRange,
+	type HandledIds,
+} from './handledWindow';
 import { idForLog, MAX_KEY_LENGTH, recordKey } from './recordKey';
 
 export type StatusFilter = 'both' | 'complete' | 'error';
@@ -26,6 +35,8 @@ interface PollState extends IDataObject {
 	windowStart?: string;
 	/** Handled request ids (delivered or passed over) → when each ended (ms); see handledWindow.ts. */
 	handled?: HandledIds;
+	/** Forgotten requests dated in the future that count as handled; see handledWindow.ts. */
+	futureRange?: FutureRange;
 	/** Where an export cut short by the poll budget goes on: its From Date and the next cursor. */
 	resume?: { fromDate: string; cursor: string };
 	/** Written by version 1.0 of the trigger: the ids seen at exactly the high-water mark. */
@@ -33,10 +44,26 @@ interface PollState extends IDataObject {
 }
 
 /**
- * Longest a poll keeps paging. n8n polls at most once a minute and does not wait for a running
- * poll before starting the next (without its durable scheduler), so a poll must end well before.
+ * Longest a poll reads, its pages, retries and waits all included. n8n polls at most once a
+ * minute, so a poll ends before the next tick; with its durable scheduler (getPollBudgetMs) it
+ * reads at most half of the budget n8n gives, so that it is done well within it.
  */
 const MAX_POLL_MS = 30_000;
+
+/** The time a poll may read for: half n8n's budget, at most MAX_POLL_MS (n8n 1.x gives none). */
+function pollBudgetMs(ctx: IPollFunctions): number {
+	const given = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : Infinity;
+	return Math.min(given / 2, MAX_POLL_MS);
+}
+
+/**
+ * The triggers (workflow id and node) whose poll runs in this process. Without its durable
+ * scheduler n8n starts a poll on every tick, even while the previous one still reads; both would
+ * read the same state and emit the same requests. n8n polls only in its main process (in
+ * multi-main, the leader alone; never on workers or webhook processes), so one guard per
+ * process covers every poll of a trigger.
+ */
+const pollsRunning = new Set<string>();
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
@@ -68,9 +95,28 @@ export function statusMatches(record: IDataObject, statuses: StatusFilter): bool
 /**
  * The requests that finished since the previous poll and never started the workflow, oldest
  * first; updates the state. The first poll (or a poll after the flow was changed) only records
- * "now": history does not flood in.
+ * "now": history does not flood in. A poll that starts while another of the same trigger runs
+ * returns nothing at once and leaves the state alone.
  */
 export async function pollNewRecords(
+	ctx: IPollFunctions,
+	flowId: string,
+	statuses: StatusFilter,
+): Promise<IDataObject[]> {
+	const trigger = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id ?? ctx.getNode().name}`;
+	if (pollsRunning.has(trigger)) {
+		ctx.logger.debug('BotDojo Trigger: the previous poll still runs; this one reads nothing');
+		return [];
+	}
+	pollsRunning.add(trigger);
+	try {
+		return await readNewRecords(ctx, flowId, statuses);
+	} finally {
+		pollsRunning.delete(trigger);
+	}
+}
+
+async function readNewRecords(
 	ctx: IPollFunctions,
 	flowId: string,
 	statuses: StatusFilter,
@@ -85,6 +131,7 @@ export async function pollNewRecords(
 		Object.assign(state, { flowId, highWaterMark: now, windowStart: now, handled: {} });
 		delete state.resume;
 		delete state.idsAtHighWaterMark;
+		delete state.futureRange;
 		return [];
 	}
 
@@ -100,53 +147,82 @@ export async function pollNewRecords(
 		delete state.resume;
 	}
 	const fresh: IDataObject[] = [];
-	// A large backlog is drained over several polls, page by page, within the poll budget.
-	const budgetMs = Math.min(
-		typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() / 2 : MAX_POLL_MS,
-		MAX_POLL_MS,
-	);
 	const resume = state.resume;
 	// Taken before the export: if it fails (say, BotDojo no longer accepts the cursor), the
 	// next poll starts over at the mark instead of failing on the same cursor again.
 	if (resume !== undefined) delete state.resume;
 	const fromDate = resume?.fromDate ?? toUtcIso(newMarkMs - LOOK_BACK_MS);
-	let next: PollState['resume'];
-
-	const pages = exportPages(ctx, {
-		flowId,
-		pageSize: MAX_PAGE_SIZE,
-		fromDate,
-		startCursor: resume?.cursor,
-	});
-	for await (const page of pages) {
-		for (const record of page.records) {
-			const key = recordKey(record);
-			const modifiedMs = Date.parse(String(record.modified));
-			const endedMs = endedAtMs(record);
-			if (modifiedMs > newMarkMs) newMarkMs = Math.min(modifiedMs, latestMarkMs);
-			if (!window.isNew(key, endedMs)) continue;
-			// Passed over by the status filter counts as handled too: switching it replays nothing.
-			window.handled(key, endedMs);
-			const matches = statusMatches(record, statuses);
-			if (matches) fresh.push(record);
-			if (modifiedMs > latestMarkMs) warnFutureDated(ctx, record, matches, latestMarkMs);
+	// A large backlog, or a slow BotDojo, is read over several polls: at the budget's end the
+	// request or wait under way is ended, and the next poll goes on after the last page read.
+	const budgetMs = pollBudgetMs(ctx);
+	const deadline = new AbortController();
+	const stopAlarm = alarm(budgetMs, () => deadline.abort());
+	let cursor = resume?.cursor;
+	let pagesRead = 0;
+	try {
+		const pages = exportPages(ctx, {
+			flowId,
+			pageSize: MAX_PAGE_SIZE,
+			fromDate,
+			startCursor: cursor,
+			signal: deadline.signal,
+		});
+		for await (const page of pages) {
+			pagesRead++;
+			for (const record of page.records) {
+				const key = recordKey(record);
+				const modifiedMs = Date.parse(String(record.modified));
+				const endedMs = endedAtMs(record);
+				if (modifiedMs > newMarkMs) newMarkMs = Math.min(modifiedMs, latestMarkMs);
+				if (!window.isNew(key, endedMs)) continue;
+				// Passed over by the status filter counts as handled too: switching it replays nothing.
+				window.handled(key, endedMs);
+				const matches = statusMatches(record, statuses);
+				if (matches) fresh.push(record);
+				if (modifiedMs > latestMarkMs) warnFutureDated(ctx, record, matches, latestMarkMs);
+			}
+			cursor = page.hasMore ? page.nextCursor : undefined;
+			if (page.hasMore && deadline.signal.aborted) break;
 		}
-		if (page.hasMore && Date.now() - nowMs >= budgetMs) {
-			const cursor = page.nextCursor;
-			next = cursor && cursor.length <= MAX_SAVED_CURSOR ? { fromDate, cursor } : undefined;
-			break;
-		}
+	} catch (error) {
+		// The budget's end after a page: the poll emits what it read and goes on next time.
+		const cut = deadline.signal.aborted;
+		if (!cut || pagesRead === 0) throw cut ? exportTooSlow(ctx, flowId, budgetMs) : error;
+	} finally {
+		stopAlarm();
+	}
+	if (deadline.signal.aborted && cursor && cursor.length <= MAX_SAVED_CURSOR) {
+		state.resume = { fromDate, cursor };
 	}
 
-	window.prune(newMarkMs);
+	const intoRange = window.prune(newMarkMs);
+	if (intoRange > 0) {
+		const [fromMs, toMs] = window.futureRange as FutureRange;
+		ctx.logger.warn(
+			`BotDojo Trigger: more than ${MAX_FUTURE.toLocaleString('en-US')} requests are dated in the future; ${intoRange.toLocaleString('en-US')} more of them are now remembered only as a range of dates, ${toUtcIso(fromMs)} to ${toUtcIso(toMs)}. They will not fire again, nor will a request dated within that range that reaches BotDojo's export later.`,
+		);
+	}
+
 	// n8n saves the static data (up to 10,000 ids) after a poll that wrote or deleted anything in
 	// it, even the same value: an idle poll must leave it untouched.
 	writeChanged(state, 'highWaterMark', toUtcIso(newMarkMs));
 	writeChanged(state, 'windowStart', toUtcIso(window.startMs));
-	if (window.changed || state.handled === undefined) state.handled = window.toSaved();
-	if (next) state.resume = next;
+	if (window.changed || state.handled === undefined) {
+		state.handled = window.toSaved();
+		if (window.futureRange) state.futureRange = window.futureRange;
+		else delete state.futureRange;
+	}
 	if (state.idsAtHighWaterMark !== undefined) delete state.idsAtHighWaterMark;
 	return fresh;
+}
+
+/** The error of a poll whose budget ended before BotDojo answered its first export page. */
+function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message: `BotDojo's export of flow "${flowId}" did not answer within the poll's ${Math.round(budgetMs / 1000)} s`,
+		description:
+			'The poll was ended so that it never overlaps the next one. Nothing was lost: the next poll asks again from the same point. If this repeats, BotDojo is slow or unreachable; check its status.',
+	});
 }
 
 /** Says in n8n's log what became of a request dated after now + MAX_CLOCK_SKEW_MS. */
@@ -188,6 +264,7 @@ function readWindow(state: PollState, markMs: number): HandledWindow {
 					]),
 				)
 			: state.handled,
+		Array.isArray(state.futureRange) ? state.futureRange : undefined,
 	);
 	window.changed = long;
 	return window;

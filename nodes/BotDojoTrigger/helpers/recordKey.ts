@@ -7,9 +7,10 @@
  * - any other id keeps its type: `~number:1` is not `1`, and `~string:~x` is not `~number:…`;
  *   a longer one becomes `~h:` and a SHA-256 digest of its typed form;
  * - a request without an id (missing, null or "") is keyed `~r:` and a SHA-256 digest of the
- *   fields that describe the request and never change once it ended (STABLE_FIELDS).
+ *   fields that describe the request and never change once it ended (STABLE_FIELDS), of any
+ *   depth or size (hashJson).
  */
-import { createHash } from 'crypto';
+import { createHash, type Hash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /** Longest key: a raw id, or `~h:` + 43 base64url characters of SHA-256. */
@@ -36,11 +37,55 @@ function digest(text: string): string {
 	return createHash('sha256').update(text).digest('base64url');
 }
 
+/**
+ * Feeds `value`'s JSON text to `hash` in pieces, walking it with a stack of its own: a body
+ * nested 20,000 deep overflows JSON.stringify's call stack (and stopped every poll), not this.
+ * For a parsed answer the text is JSON.stringify's, so saved keys stay the same. Its time and
+ * memory are linear in the answer, which ANSWER_LIMITS bounds.
+ */
+function hashJson(hash: Hash, value: unknown): void {
+	let text = '';
+	// The containers being written: an array, or an object and its keys; the next place in it.
+	const open: Array<{ container: unknown[] | IDataObject; keys?: string[]; at: number }> = [];
+	let next = value;
+	for (;;) {
+		if (next === null || typeof next !== 'object') {
+			text += JSON.stringify(next) ?? 'null';
+		} else {
+			const keys = Array.isArray(next) ? undefined : Object.keys(next);
+			text += keys ? '{' : '[';
+			open.push({ container: next as unknown[] | IDataObject, keys, at: 0 });
+		}
+		let inner = open[open.length - 1];
+		while (inner && inner.at === (inner.keys ?? (inner.container as unknown[])).length) {
+			text += inner.keys ? '}' : ']';
+			open.pop();
+			inner = open[open.length - 1];
+		}
+		if (!inner || text.length >= 65_536) {
+			hash.update(text);
+			text = '';
+		}
+		if (!inner) return;
+		const key = inner.keys?.[inner.at];
+		text += `${inner.at > 0 ? ',' : ''}${key === undefined ? '' : `${JSON.stringify(key)}:`}`;
+		next =
+			key === undefined
+				? (inner.container as unknown[])[inner.at]
+				: (inner.container as IDataObject)[key];
+		inner.at++;
+	}
+}
+
 export function recordKey(record: IDataObject): string {
 	const id = record.id;
 	if (id === undefined || id === null || id === '') {
-		const fields = STABLE_FIELDS.map((field) => record[field] ?? null);
-		return `${ENCODED}r:${digest(JSON.stringify(fields))}`;
+		const hash = createHash('sha256');
+		hashJson(
+			hash,
+			STABLE_FIELDS.map((field) => record[field] ?? null),
+		);
+		return `${ENCODED}r:${hash.digest('base64url')}`;
 	}
 	if (typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith(ENCODED)) return id;
 	const typed = `${typeof id}:${typeof id === 'string' ? id : JSON.stringify(id)}`;

@@ -73,9 +73,10 @@ export interface ExportQuery {
 	toDate?: string;
 	limit?: number; // records in all; every record when undefined
 	resumeHint?: string; // how to go on from a known point, in the node's words, if paging stalls
+	signal?: AbortSignal; // ends the export's requests and waits (a poll's deadline)
 }
 
-interface PageQuery extends Pick<ExportQuery, 'flowId' | 'fromDate' | 'toDate'> {
+interface PageQuery extends Pick<ExportQuery, 'flowId' | 'fromDate' | 'toDate' | 'signal'> {
 	afterCursor?: string;
 	limit: number; // records at most, 1 to MAX_PAGE_SIZE
 }
@@ -84,12 +85,12 @@ interface PageQuery extends Pick<ExportQuery, 'flowId' | 'fromDate' | 'toDate'> 
  *  The answer is read liberally: a bare array is a single, last page. */
 export async function exportRequestsPage(
 	ctx: BotDojoContext,
-	{ flowId, afterCursor, limit, fromDate, toDate }: PageQuery,
+	{ flowId, afterCursor, limit, fromDate, toDate, signal }: PageQuery,
 	itemIndex = 0,
 ): Promise<{ results: FlowRequestRecord[]; nextCursor?: string; hasMore: boolean }> {
 	const endpoint = ['flow_requests', 'export'];
 	const body = positionalBody([flowId, afterCursor, limit, fromDate, toDate]);
-	const settings = { subject: { flowId }, itemIndex };
+	const settings = { subject: { flowId }, itemIndex, abortSignal: signal };
 	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, settings);
 	const page = (shapeOf(answer) === 'an object' ? answer : { results: answer }) as IDataObject;
 	if (!Array.isArray(page.results)) {
@@ -113,7 +114,7 @@ export async function exportRequestsPage(
  * stops with an error instead of looping.
  */
 export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, itemIndex = 0) {
-	const { flowId, fromDate, toDate } = query;
+	const { flowId, fromDate, toDate, signal } = query;
 	const cursorsSent = new Set<string>();
 	let afterCursor = query.startCursor || undefined;
 	let remaining = query.limit ?? Number.POSITIVE_INFINITY;
@@ -121,7 +122,7 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 	for (let page = 1; remaining > 0; page++) {
 		if (afterCursor !== undefined) cursorsSent.add(afterCursor);
 		const limit = Math.min(query.pageSize, remaining);
-		const pageQuery = { flowId, afterCursor, limit, fromDate, toDate };
+		const pageQuery = { flowId, afterCursor, limit, fromDate, toDate, signal };
 		const { results, nextCursor, hasMore } = await exportRequestsPage(ctx, pageQuery, itemIndex);
 		// A page larger than asked for is cut, so the limit holds whatever BotDojo sends; its
 		// cursor then points past records not returned, so it is not handed on.

@@ -16,7 +16,7 @@ export const ANSWER_LIMITS = {
 };
 
 /** Calls `late` after `ms` unless the returned function is called first. */
-function alarm(ms: number, late: () => void): () => void {
+export function alarm(ms: number, late: () => void): () => void {
 	const clock = new AbortController();
 	wait(ms, clock.signal).then(late, () => undefined);
 	return () => clock.abort(WAIT_NOT_NEEDED);
