@@ -10,8 +10,10 @@ import { nodeTypes, runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { PACKAGE, toolVariant } from '../helpers/nodeTypes';
 import { message, runBodies, runFlow } from '../helpers/runFlow';
+import { useScriptedServer } from '../transport/scriptedServer';
 
 const env = useEmulator();
+const botdojo = useScriptedServer();
 
 type Chunks = Awaited<ReturnType<typeof runFlow>>['chunks'];
 
@@ -54,6 +56,37 @@ describe('token kinds (updateType)', () => {
 		expect(calls.map(({ name, argumentText }) => [name, argumentText])).toEqual([
 			['search', '{"query":"weather"}'],
 			['chart', '{"kind":"bar"}'],
+		]);
+	});
+});
+
+describe('token kinds when the record has no answer text (the tokens are the answer)', () => {
+	it('the answer is the completion tokens alone, without function tokens or canvas markup', async () => {
+		const lines = [
+			{
+				tag: 'onIntermediateStepUpdate',
+				data: { stepId: 's1', stepLabel: 'search', arguments: '' },
+			},
+			{ tag: 'onNewToken', data: { token: '{"q":', updateType: 'function' } },
+			{ tag: 'onNewToken', data: { token: '"bonsai"}', updateType: 'function' } },
+			{ tag: 'onNewToken', data: { token: 'Bonsai <|dojo-', updateType: 'completion' } },
+			{ tag: 'onNewToken', data: { token: 'canvas|>{"a":1}<|dojo-canvas|>care.' } },
+			{ id: 'req_1', flow_id: 'flow_1', status: 'complete', response: {} },
+		];
+		botdojo.answer = (_, res) => {
+			res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+			res.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+		};
+		const { items, chunks, error } = await runNode({
+			node: { type: 'botDojoRunFlow', parameters: message('flow_1', 'Hi') },
+			credentials: botdojo.credentials,
+			streaming: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ text: 'Bonsai care.', canvases: [{ a: 1 }] });
+		expect(chatText(chunks)).toBe('Bonsai care.');
+		expect(items[0].json.toolCalls).toEqual([
+			expect.objectContaining({ name: 'search', argumentText: '{"q":"bonsai"}' }),
 		]);
 	});
 });
