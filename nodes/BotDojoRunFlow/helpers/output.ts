@@ -7,7 +7,7 @@ import type { FlowRequestRecord } from '../../shared/transport/answers';
 import type { RunOptions } from './runOptions';
 import { withoutCanvases } from './canvas';
 import type { RunCollector } from './collector';
-import { agentStepsOf, asObject, firstDefined, resolveToolCalls } from './toolCalls';
+import { agentStepsOf, asObject, resolveToolCalls } from './toolCalls';
 
 /** The answer: its text, and the canvases that its markup held. */
 export interface Answer {
@@ -30,22 +30,12 @@ export function answerOf(
 	return { text: keepCanvasMarkup ? raw : text, canvases };
 }
 
-/** The follow-up questions a BotDojo answer suggests, wherever the record holds them. */
-function suggestedQuestionsOf(record: IDataObject): unknown {
-	const where = [asObject(record.response), asObject(record.aiMessage), record];
-	for (const place of where) {
-		const questions = firstDefined(place, ['suggestedQuestions']);
-		if (Array.isArray(questions) && questions.length > 0) return questions;
-	}
-	return undefined;
-}
-
-/** canvases and suggestedQuestions, when the answer has them. */
+/** canvases, and the follow-up questions BotDojo suggests, when the answer has them. */
 function answerExtras(record: IDataObject, answer: Answer): IDataObject {
 	const extras: IDataObject = {};
 	if (answer.canvases.length > 0) extras.canvases = answer.canvases as IDataObject[];
-	const questions = suggestedQuestionsOf(record);
-	if (questions !== undefined) extras.suggestedQuestions = questions as string[];
+	const questions = asObject(record.response).suggestedQuestions ?? record.suggestedQuestions;
+	if (Array.isArray(questions) && questions.length > 0) extras.suggestedQuestions = questions;
 	return extras;
 }
 
@@ -83,8 +73,8 @@ function outputFields(
 			...record,
 			toolCalls: toolCalls as unknown as IDataObject[],
 			intermediateSteps,
+			...answerExtras(record, answer),
 		};
-		if (answer.canvases.length > 0) raw.canvases = answer.canvases as IDataObject[];
 		if (collector) raw.steps = collector.steps as IDataObject[];
 		if (collector && options.includeLogs) raw.logs = collector.logs as IDataObject[];
 		if (collector && options.includeEvents) raw.events = collector.events;
