@@ -48,6 +48,19 @@ const searchAndCalculator = {
 		`I searched for "${textOf(body)}" and found 2 hits; the calculator failed (Division by zero).`,
 };
 
+/**
+ * flow_canvas's answer, cut so that both canvas tags and the `{"canvasData"` opening are split
+ * across tokens, as a model writing them token by token would.
+ */
+const CANVAS_TOKENS = [
+	'Here is the chart:\n<|dojo',
+	'-canvas|>{"canvasType": "dojo-canvas", ',
+	'"canvasData": {"kind": "bar", "values": [3, 5]}}<|dojo-can',
+	'vas|>\nAnd the table:\n{"canva',
+	'sData": {"rows": 2, "note": "a } in text"}}',
+	'\nThat is all.',
+];
+
 /** The name a message gives ("My name is Ana", "call me Ana"), if it gives one. @param {string} text */
 function nameGivenIn(text) {
 	const match = /\b(?:my name is|my name's|call me)\s+([\p{L}][\p{L}'-]*)/iu.exec(text);
@@ -130,6 +143,23 @@ function builtinFlows() {
 			],
 			answer: (body) => `Found 2 hits for "${textOf(body)}".`,
 		},
+		flow_sdk: {
+			releases: ['1'],
+			shape: 'sdk',
+			toolArgumentTokens: true,
+			tools: (body) => [
+				{ toolName: 'search', input: { query: textOf(body) }, output: { hits: 2 } },
+				{ toolName: 'chart', input: { kind: 'bar' }, output: { drawn: true }, viaCanvas: true },
+			],
+			answer: (body) => `Found 2 hits for "${textOf(body)}" and drew a chart.`,
+		},
+		flow_canvas: {
+			releases: ['1'],
+			shape: 'sdk',
+			tokens: () => CANVAS_TOKENS,
+			answer: () => CANVAS_TOKENS.join(''),
+			suggestedQuestions: ['Show the values as a table', 'What do the values mean?'],
+		},
 		flow_wait: {
 			releases: ['1'],
 			delayMs: waitMsOf,
@@ -165,8 +195,8 @@ function normalizeFlow(id, def) {
 	if (!def || (typeof def.answer !== 'function' && typeof def.tokens !== 'function')) {
 		throw new Error(`defineFlow(${id}): def needs answer(body, session, options) or tokens(body)`);
 	}
-	if (def.shape !== undefined && def.shape !== 'legacy' && def.shape !== 'real') {
-		throw new Error(`defineFlow(${id}): shape must be 'legacy' or 'real'`);
+	if (def.shape !== undefined && !['legacy', 'real', 'sdk'].includes(def.shape)) {
+		throw new Error(`defineFlow(${id}): shape must be 'legacy', 'real' or 'sdk'`);
 	}
 	const releases =
 		Array.isArray(def.releases) && def.releases.length > 0 ? def.releases.map(String) : ['1'];

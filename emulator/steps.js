@@ -3,10 +3,13 @@
  * Tool steps in both shapes the emulator can send.
  *
  * - `legacy` (our guess, the emulator's first shape): `{ toolName, input, output | error, status, runId }`.
- * - `real` (public evidence: botdojo-ai/botdojo-chat-sdk src/generated/sdk-types-snapshot.ts,
- *   `toSDKStep`: "Server sends `arguments` as a string", "Server sends result in `content`",
- *   `toolPhase`, `subIntermediateSteps`): `{ stepId, stepLabel, stepStatus, content, arguments,
- *   toolPhase, canvas, subIntermediateSteps, startTime[, error] }`.
+ * - `real` (public evidence: botdojo-ai/botdojo-chat-sdk src/headless/context/BotDojoChatProvider.tsx,
+ *   comments "The server sends `arguments` as a string" and "server often sends results as JSON
+ *   strings in 'content'"; src/canvas/types.ts `toolPhase`; src/generated/sdk-types-snapshot.ts
+ *   `FlowRequestStep`, whose `subSteps` was `subIntermediateSteps`): `{ stepId, stepLabel,
+ *   stepStatus, content, arguments, toolPhase, canvas, subIntermediateSteps, startTime[, error] }`.
+ *   A tool with `viaCanvas` has its arguments and result only in `canvas.canvasData` (the same
+ *   file reads them there "because some servers attach args there"), `content` empty.
  */
 
 /**
@@ -48,6 +51,21 @@ function contentOf(value) {
 function realStep(tool, stepId, phase, startTime) {
 	const done = phase === 'complete' || phase === 'error';
 	const failed = phase === 'error';
+	if (tool.viaCanvas) {
+		const canvasData = {
+			arguments: tool.input ?? {},
+			...(done && !failed ? { result: contentOf(tool.output) } : {}),
+		};
+		return {
+			stepId,
+			stepLabel: tool.toolName,
+			stepStatus: done ? (failed ? 'error' : 'complete') : 'processing',
+			content: '',
+			canvas: { canvasId: `canvas_${stepId}`, canvasType: 'mcp-app', canvasData },
+			startTime,
+			...(failed ? { error: String(tool.error) } : {}),
+		};
+	}
 	return {
 		stepId,
 		stepLabel: tool.toolName,
@@ -68,17 +86,33 @@ function finishedRealStep(tool, stepId, startTime) {
 }
 
 /**
+ * The argument text of a call in three pieces, as the model writes it: the `token`s of
+ * `onNewToken { updateType: 'function' }` (sdk shape).
+ * @param {ToolCall} tool
+ * @returns {string[]}
+ */
+function argumentPieces(tool) {
+	const text = JSON.stringify(tool.input ?? {});
+	const cut = (/** @type {number} */ i) => Math.ceil((text.length * i) / 3);
+	return [0, 1, 2].map((i) => text.slice(cut(i), cut(i + 1)));
+}
+
+/**
  * The growing argument text of a call, as `onNewToken { toolArguments }` carries it while the
  * model writes the call (each value is the text so far, like the SDK's partial arguments).
  * @param {ToolCall} tool
  * @returns {string[]}
  */
 function argumentPrefixes(tool) {
-	const text = JSON.stringify(tool.input ?? {});
-	const parts = 3;
-	const out = [];
-	for (let i = 1; i <= parts; i++) out.push(text.slice(0, Math.ceil((text.length * i) / parts)));
-	return out;
+	let soFar = '';
+	return argumentPieces(tool).map((piece) => (soFar += piece));
 }
 
-module.exports = { legacyStep, realStep, finishedRealStep, argumentPrefixes, contentOf };
+module.exports = {
+	legacyStep,
+	realStep,
+	finishedRealStep,
+	argumentPieces,
+	argumentPrefixes,
+	contentOf,
+};

@@ -16,9 +16,9 @@
  * @typedef {{ tags: string[]; id: string; flow_id: string; sessionState: Record<string, { variables: Record<string, any> }>; created: string; modified: string; owner_uid: string; modified_uid: string; account_id: string; project_id: string; }} FlowSessionRecord
  * @typedef {{ id: string; fileName: string; contentType: string; sizeBytes: number; logicalPath: string; version: string; created: string; tags: string[]; meta: Record<string, any>; }} DocumentRecord
  * @typedef {{ latest: DocumentRecord; data: Buffer; versions: Array<{ record: DocumentRecord; data: Buffer }>; }} DocumentEntry
- * @typedef {{ toolName: string; input?: any; output?: any; error?: string; }} ToolCall
+ * @typedef {{ toolName: string; input?: any; output?: any; error?: string; viaCanvas?: boolean; }} ToolCall
  * @typedef {FlowSessionRecord & { history: FlowRequestRecord[]; runNumber: number; }} FlowSessionView
- * @typedef {{ releases?: string[]; answer?: (body: any, session: FlowSessionView, options: any) => string; tokenDelayMs?: number; delayMs?: number | ((body: any) => number); tools?: ToolCall[] | ((body: any) => ToolCall[]); status?: 'complete' | 'error'; errorMessage?: string; tokens?: (body: any) => string[]; shape?: 'legacy' | 'real'; preambleTokens?: string[] | ((body: any) => string[]); toolArgumentTokens?: boolean; }} FlowDef
+ * @typedef {{ releases?: string[]; answer?: (body: any, session: FlowSessionView, options: any) => string; tokenDelayMs?: number; delayMs?: number | ((body: any) => number); tools?: ToolCall[] | ((body: any) => ToolCall[]); status?: 'complete' | 'error' | 'pending' | 'running'; errorMessage?: string; tokens?: (body: any) => string[]; shape?: 'legacy' | 'real' | 'sdk'; suggestedQuestions?: string[]; preambleTokens?: string[] | ((body: any) => string[]); toolArgumentTokens?: boolean; }} FlowDef
  * @typedef {{ start?: number; stepMs?: number; errorEvery?: number; runningEvery?: number; sessionId?: string; }} SeedOptions
  * @typedef {{ unknownFlowExport: 'empty' | 'notFound'; answerWrapper: 'plain' | 'success'; answerShape: 'spec' | 'mismatched'; }} Behavior
  *

@@ -61,15 +61,20 @@ function startRecord(ctx, plan, startMs) {
  * @returns {RunRecord}
  */
 function completedRecord(rec, plan, startMs) {
-	const isError = plan.flow.status === 'error';
+	const { flow } = plan;
+	const status = flow.status || 'complete';
 	const endMs = Date.now();
 	const end = iso(endMs);
+	// A flow with status 'pending' or 'running' answers a record that has not finished.
+	if (status !== 'complete' && status !== 'error') return { ...rec, status, modified: end };
+	const questions = flow.suggestedQuestions ? { suggestedQuestions: flow.suggestedQuestions } : {};
 	return {
 		...rec,
-		status: isError ? 'error' : 'complete',
-		response: isError
-			? { error: plan.flow.errorMessage || 'Flow failed' }
-			: { text_output: plan.answer },
+		status,
+		response:
+			status === 'error'
+				? { error: flow.errorMessage || 'Flow failed' }
+				: { text_output: plan.answer, ...questions },
 		aiMessage: { ...rec.aiMessage, content: plan.answer, date: end },
 		endTime: end,
 		duration: endMs - startMs,

@@ -123,7 +123,7 @@ function validateRun(payload) {
  *   flowId: string, flow: Flow, body: Record<string, any>, options: Record<string, any>,
  *   stream: string, events: Set<string> | null, version: string, session: Record<string, any>,
  *   faults: Fault[], tokens: string[], answer: string, tools: ToolCall[], preamble: string[],
- *   delayMs: number, real: boolean,
+ *   delayMs: number, real: boolean, sdk: boolean,
  * }} RunPlan
  */
 
@@ -207,7 +207,8 @@ function loadRun(ctx, req, flowId, payload) {
 			tools,
 			preamble,
 			delayMs,
-			real: flow.shape === 'real',
+			real: flow.shape === 'real' || flow.shape === 'sdk',
+			sdk: flow.shape === 'sdk',
 		};
 	} catch (err) {
 		throw new HttpError(500, `Flow '${flowId}' failed: ${/** @type {Error} */ (err).message}`);

@@ -5,7 +5,13 @@
  */
 const { newId, iso, mismatched, sleep } = require('../util');
 const { findFault } = require('../faults');
-const { legacyStep, realStep, finishedRealStep, argumentPrefixes } = require('../steps');
+const {
+	legacyStep,
+	realStep,
+	finishedRealStep,
+	argumentPieces,
+	argumentPrefixes,
+} = require('../steps');
 const { StreamOut, ABORT } = require('./streamOut');
 const { completedRecord, finishRecord } = require('./record');
 
@@ -46,42 +52,50 @@ async function streamRun(ctx, res, plan, rec, startMs) {
 		const now = iso();
 		return emit('onLog', { level, message, time: now, timestamp: now });
 	};
+	// The sdk shape marks each token's kind, as BotDojo's SDK reads it (chatReducer.ts).
+	const completion = plan.sdk ? { updateType: 'completion' } : {};
 	const emitTokens = async (/** @type {string[]} */ list) => {
 		for (let i = 0; i < list.length; i++) {
 			if (tokenDelay > 0 && i > 0) await sleep(ctx, tokenDelay);
 			if (out.closed) throw ABORT;
-			await emit('onNewToken', { token: list[i] });
+			await emit('onNewToken', { token: list[i], ...completion });
 		}
 	};
 
 	try {
 		await hooks.checkpoint(false);
 		if (real) await emit('onFlowRequestStart', JSON.parse(JSON.stringify(rec)));
-		await emit('onFlowStart', {
-			flowId: plan.flowId,
-			requestId: rec.id,
-			sessionId: plan.session.id,
-			version: plan.version,
-			startTime: rec.startTime,
-		});
+		// The sdk shape sends only the SDK's names (onFlowRequestStart/End).
+		if (!plan.sdk) {
+			await emit('onFlowStart', {
+				flowId: plan.flowId,
+				requestId: rec.id,
+				sessionId: plan.session.id,
+				version: plan.version,
+				startTime: rec.startTime,
+			});
+		}
 		await log('info', `Running flow ${plan.flowId} (release ${plan.version})`);
 		if (plan.delayMs) await sleep(ctx, plan.delayMs);
 		await emitTokens(plan.preamble);
 		for (const tool of plan.tools) {
+			const argumentTokens = flow.toolArgumentTokens ? (plan.sdk ? 'function' : 'prefixes') : '';
 			const step = real
-				? await realToolEvents(emit, tool, !!flow.toolArgumentTokens)
+				? await realToolEvents(emit, tool, argumentTokens)
 				: await legacyToolEvents(emit, tool);
 			rec.aiMessage.steps.push(step);
 		}
 		await emitTokens(plan.tokens);
 		const isError = flow.status === 'error';
 		if (isError) await log('error', flow.errorMessage || 'Flow failed');
-		await emit('onFlowEnd', {
-			flowId: plan.flowId,
-			requestId: rec.id,
-			status: isError ? 'error' : 'complete',
-			duration: Date.now() - startMs,
-		});
+		if (!plan.sdk) {
+			await emit('onFlowEnd', {
+				flowId: plan.flowId,
+				requestId: rec.id,
+				status: isError ? 'error' : 'complete',
+				duration: Date.now() - startMs,
+			});
+		}
 		/** @type {import('./record').RunRecord | null} */
 		let completed = null;
 		if (real) {
@@ -186,15 +200,19 @@ async function legacyToolEvents(emit, tool) {
  * Returns the finished step for aiMessage.steps.
  * @param {Emit} emit
  * @param {ToolCall} tool
- * @param {boolean} argumentTokens stream the arguments as onNewToken { toolArguments }
+ * @param {'prefixes' | 'function' | ''} argumentTokens stream the arguments as
+ *   onNewToken { toolArguments: <text so far> }, or as onNewToken { token, updateType: 'function' }
  */
 async function realToolEvents(emit, tool, argumentTokens) {
 	const stepId = newId('step');
 	const at = iso();
 	await emit('onIntermediateStepUpdate', realStep(tool, stepId, 'streaming_args', at));
-	if (argumentTokens) {
+	if (argumentTokens === 'prefixes') {
 		for (const partial of argumentPrefixes(tool))
 			await emit('onNewToken', { toolArguments: partial });
+	} else if (argumentTokens === 'function') {
+		for (const piece of argumentPieces(tool))
+			await emit('onNewToken', { token: piece, updateType: 'function' });
 	}
 	await emit('onIntermediateStepUpdate', realStep(tool, stepId, 'executing', at));
 	const ids = { runId: stepId, stepId };

@@ -142,6 +142,78 @@ describe('tool-argument tokens (flow_agent)', () => {
 	});
 });
 
+describe("the SDK's names and token kinds (flow_sdk)", () => {
+	it('sends onFlowRequestStart/End but not onFlowStart/End, and every token with its updateType', async () => {
+		const lines = (await streamRun('flow_sdk', { text_input: 'bonsai' })).lines();
+		const tags = lines.map((l) => l.tag);
+		expect(tags[0]).toBe('onFlowRequestStart');
+		expect(tags[tags.length - 2]).toBe('onFlowRequestEnd');
+		expect(tags).not.toContain('onFlowStart');
+		expect(tags).not.toContain('onFlowEnd');
+		const tokens = lines.filter((l) => l.tag === 'onNewToken').map((l) => l.data);
+		const of = (kind: string) =>
+			tokens
+				.filter((t) => t.updateType === kind)
+				.map((t) => t.token)
+				.join('');
+		expect(tokens.every((t) => ['completion', 'function'].includes(t.updateType))).toBe(true);
+		expect(of('completion')).toBe(lines[lines.length - 1].response.text_output);
+		expect(of('function')).toBe('{"query":"bonsai"}{"kind":"bar"}');
+	});
+
+	it("puts the chart call's arguments and result only in canvas.canvasData, streamed and not", async () => {
+		const streamed = (await streamRun('flow_sdk', { text_input: 'x' })).lines();
+		const blocking = await post('/flows/flow_sdk/run', { body: { text_input: 'x' } });
+		for (const steps of [
+			streamed[streamed.length - 1].aiMessage.steps,
+			blocking.json.aiMessage.steps,
+		]) {
+			const chart = steps[1];
+			expect(stable(chart)).toEqual({
+				stepLabel: 'chart',
+				stepStatus: 'complete',
+				content: '',
+				canvas: {
+					canvasId: expect.stringMatching(/^canvas_step_/),
+					canvasType: 'mcp-app',
+					canvasData: { arguments: { kind: 'bar' }, result: '{"drawn":true}' },
+				},
+			});
+		}
+	});
+});
+
+describe('canvas markup and suggested questions (flow_canvas)', () => {
+	it('splits both canvas tags and the canvasData object across tokens; the record suggests questions', async () => {
+		const lines = (await streamRun('flow_canvas', { text_input: 'x' })).lines();
+		const tokens = lines.filter((l) => l.tag === 'onNewToken').map((l) => l.data.token as string);
+		const final = lines[lines.length - 1];
+		expect(tokens.join('')).toBe(final.response.text_output);
+		expect(final.response.text_output.split('<|dojo-canvas|>')).toHaveLength(3);
+		expect(final.response.text_output).toContain('{"canvasData": {"rows": 2');
+		for (const token of tokens) expect(token).not.toContain('<|dojo-canvas|>');
+		expect(tokens.some((token) => token.endsWith('{"canva'))).toBe(true);
+		expect(final.response.suggestedQuestions).toEqual([
+			'Show the values as a table',
+			'What do the values mean?',
+		]);
+	});
+});
+
+describe('a flow that has not finished (defineFlow status pending or running)', () => {
+	it.each(['pending', 'running'] as const)(
+		'answers a %s record, streamed and not',
+		async (status) => {
+			env.emu.defineFlow('flow_later', { status, answer: () => '' });
+			const blocking = await post('/flows/flow_later/run', { body: {} });
+			const lines = (await streamRun('flow_later', {})).lines();
+			for (const record of [blocking.json, lines[lines.length - 1]]) {
+				expect(record).toMatchObject({ status, response: {}, endTime: null, duration: null });
+			}
+		},
+	);
+});
+
 describe('slow and human-paced flows', () => {
 	it('flow_wait blocks for body.waitMs before answering (non-streamed)', async () => {
 		const r = await post('/flows/flow_wait/run', { body: { waitMs: 300 } });

@@ -20,8 +20,16 @@ const EVENTS = [
 		name: 'Steps',
 		description: 'Agent reasoning and tool steps (onIntermediateStepUpdate)',
 	},
-	{ value: 'onFlowStart', name: 'Flow Started', description: 'The flow started (onFlowStart)' },
-	{ value: 'onFlowEnd', name: 'Flow Finished', description: 'The flow ended (onFlowEnd)' },
+	{
+		value: 'onFlowStart',
+		name: 'Flow Started',
+		description: 'The flow started (onFlowStart, or onFlowRequestStart)',
+	},
+	{
+		value: 'onFlowEnd',
+		name: 'Flow Finished',
+		description: 'The flow ended (onFlowEnd, or onFlowRequestEnd)',
+	},
 	{ value: 'onToolStart', name: 'Tool Started', description: 'A tool started (onToolStart)' },
 	{ value: 'onToolEnd', name: 'Tool Finished', description: 'A tool finished (onToolEnd)' },
 	{
@@ -32,6 +40,18 @@ const EVENTS = [
 ];
 
 export const EVENT_TAGS = EVENTS.map((event) => event.value);
+
+/**
+ * The same events under the names BotDojo's SDK asks for (BotDojoConnector.ts), where the REST
+ * pages say onFlowStart/onFlowEnd: both are asked for.
+ */
+export const SDK_EVENT_TAGS: Record<string, string> = {
+	onFlowStart: 'onFlowRequestStart',
+	onFlowEnd: 'onFlowRequestEnd',
+};
+
+/** Hidden when Run Flow is an AI Agent's tool: the agent, not the tool, writes the chat. */
+const NOT_FOR_TOOL = { hide: { '@tool': [true] } };
 
 /**
  * Run Flow's node version 1.1 (a node added today) drops what version 1 keeps for workflows
@@ -62,6 +82,8 @@ function runOptions(): INodeProperties[] {
 			default: 1,
 			description:
 				'How many items run at once. The output keeps the order of the input either way.',
+			// An agent calls a tool with one item at a time.
+			displayOptions: NOT_FOR_TOOL,
 		},
 		{
 			displayName: 'Evaluation Run Mode',
@@ -129,6 +151,7 @@ function runOptions(): INodeProperties[] {
 			name: 'forwardTokens',
 			type: 'boolean',
 			default: true,
+			displayOptions: NOT_FOR_TOOL,
 			description:
 				'Whether to pass each token on as it arrives when the workflow streams its response (Chat Trigger or Webhook with streaming). The aggregated item is output either way.',
 		},
@@ -154,6 +177,14 @@ function runOptions(): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to add the onLog events of the stream to the output (as logs)',
+		},
+		{
+			displayName: 'Keep Canvas Markup',
+			name: 'keepCanvasMarkup',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the answer keeps canvas markup (&lt;|dojo-canvas|&gt;…&lt;|dojo-canvas|&gt;, or a {"canvasData": …} object) in its text and live tokens. Off: the markup is taken out, and the canvases are output as canvases.',
 		},
 		{
 			displayName: OPTION_NAMES.onFlowError,
@@ -213,6 +244,7 @@ function runOptions(): INodeProperties[] {
 			name: 'streaming',
 			type: 'boolean',
 			default: true,
+			displayOptions: NOT_FOR_TOOL,
 			description:
 				'Whether to read the run as a stream of events (tokens, tool calls, steps) rather than wait for the whole result',
 		},

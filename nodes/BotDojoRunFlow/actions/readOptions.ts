@@ -18,7 +18,7 @@ import { evaluationReadsSteps } from '../helpers/evaluationReads';
 import { OPTION_NAMES, type RunOptions } from '../helpers/runOptions';
 import { NOTHING_SENT } from './input';
 import { readToolOutput } from './toolOutput';
-import { EVENT_TAGS, LEGACY_FIELDS_UNTIL } from './options';
+import { EVENT_TAGS, LEGACY_FIELDS_UNTIL, SDK_EVENT_TAGS } from './options';
 
 interface OptionValues {
 	version?: string;
@@ -34,6 +34,7 @@ interface OptionValues {
 	idleTimeout?: number;
 	onFlowError?: 'fail' | 'output';
 	forwardTokens?: boolean;
+	keepCanvasMarkup?: boolean;
 	maxAttempts?: number;
 	maxRetryWait?: number;
 	maxLineMiB?: number;
@@ -72,7 +73,9 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 		events.length > 0 &&
 		events.length !== EVENT_TAGS.length
 	) {
-		request.stream_events = EVENT_TAGS.filter((tag) => events.includes(tag));
+		request.stream_events = EVENT_TAGS.filter((tag) => events.includes(tag)).flatMap((tag) =>
+			SDK_EVENT_TAGS[tag] ? [tag, SDK_EVENT_TAGS[tag]] : [tag],
+		);
 	}
 	if (typeof values.version === 'string' ? values.version.trim() : values.version) {
 		request.version = String(values.version).trim();
@@ -100,6 +103,7 @@ export function readRunOptions(ctx: IExecuteFunctions, itemIndex: number): RunOp
 		idleTimeoutMs: seconds(place, OPTION_NAMES.idleTimeout, values.idleTimeout, 60),
 		onFlowError: values.onFlowError ?? 'fail',
 		forwardTokens: values.forwardTokens ?? true,
+		keepCanvasMarkup: values.keepCanvasMarkup ?? false,
 		retry: {
 			maxAttempts,
 			maxTotalWaitMs: seconds(place, OPTION_NAMES.maxRetryWait, values.maxRetryWait, 60),

@@ -10,6 +10,7 @@ import { invalidInput, placeOf } from '../../shared/validation';
 
 /** The simplified output's fields (see the Simplify tooltip), alphabetical as n8n lists options. */
 const FIELDS = [
+	{ name: 'Canvases', value: 'canvases', description: 'The canvases field' },
 	{ name: 'Duration', value: 'durationMs', description: 'The durationMs field' },
 	{ name: 'Error Message', value: 'errorMessage', description: 'The errorMessage field' },
 	{ name: 'Flow Request ID', value: 'flowRequestId', description: 'The flowRequestId field' },
@@ -20,6 +21,11 @@ const FIELDS = [
 		description: 'The intermediateSteps field',
 	},
 	{ name: 'Status', value: 'status', description: 'The status field' },
+	{
+		name: 'Suggested Questions',
+		value: 'suggestedQuestions',
+		description: 'The suggestedQuestions field',
+	},
 	{ name: 'Text', value: 'text', description: 'The text field' },
 	{ name: 'Tool Calls', value: 'toolCalls', description: 'The toolCalls field' },
 	{ name: 'Version', value: 'version', description: 'The version field' },
@@ -32,7 +38,7 @@ export const simplifyProperty: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		"Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version, toolCalls and intermediateSteps (the tool calls as n8n's AI Agent lists them), with errorMessage when the flow reported an error and logs when Include Logs is on, instead of the whole flow request record. Empty lists are left out, except intermediateSteps where an Evaluation node reads it.",
+		"Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version, toolCalls and intermediateSteps (the tool calls as n8n's AI Agent lists them), with errorMessage when the flow reported an error, canvases and suggestedQuestions when the answer has them, and logs when Include Logs is on, instead of the whole flow request record. Empty lists are left out, except intermediateSteps where an Evaluation node reads it.",
 	// A tool has Output (Simplified, Raw, Selected Fields) instead. Hide, not show for false:
 	// n8n-workflow 1.83 (n8n 1.85) knows no @tool and reads it as unset.
 	displayOptions: { hide: { '@tool': [true] } },

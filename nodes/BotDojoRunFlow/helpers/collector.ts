@@ -1,7 +1,8 @@
 /**
- * What the events of a run become: tokens → text, tool start/end/error and tool steps →
- * toolCalls, intermediate steps → steps, logs → logs (when asked for), and optionally every
- * event. Tags it does not know (onFlowRequestStart/End, …) are only kept among the events.
+ * What the events of a run become: answer tokens → text, tool-argument tokens, tool
+ * start/end/error and tool steps → toolCalls, intermediate steps → steps, logs → logs (when
+ * asked for), and optionally every event, under the tag it arrived with. The flow's start and
+ * end (onFlowStart/End, or the SDK's onFlowRequestStart/End) are only kept among the events.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -61,6 +62,9 @@ export class RunCollector {
 	/** Open tool calls by run id (or by tool name when the payload has no run id), oldest first. */
 	private readonly open = new Map<string, ToolCall[]>();
 
+	/** Tool-argument text streamed before any tool call began: the next call takes it. */
+	private pendingArguments = '';
+
 	constructor(
 		/** What the output shows besides text and toolCalls; `steps` only raw output (not Simplify):
 		 *  nothing else is kept for the length of a run. */
@@ -80,10 +84,15 @@ export class RunCollector {
 		if (tag === undefined) return true;
 		if (this.keep.events) this.events.push(event as IDataObject);
 		if (tag === 'onNewToken') {
-			const data = event.data as { token?: unknown; toolArguments?: unknown } | undefined;
-			const token = data?.token;
-			// Updates that stream a tool's arguments are not part of the answer.
-			if (typeof token === 'string' && data?.toolArguments === undefined) {
+			const data = asObject(event.data);
+			const token = data.token;
+			if (typeof token !== 'string') return false;
+			// BotDojo's SDK takes a token as answer text only when its updateType is 'completion'
+			// (chatReducer.ts); 'function' tokens are a tool's argument text. Tokens without one
+			// are the answer, as the REST pages send them, unless they carry toolArguments.
+			if (data.updateType !== undefined && data.updateType !== 'completion') {
+				this.argumentText(token);
+			} else if (data.toolArguments === undefined) {
 				this.text.add(token);
 				this.onToken?.(token);
 			}
@@ -93,6 +102,7 @@ export class RunCollector {
 		switch (tag) {
 			case 'onToolStart':
 				this.toolStarted(data);
+				this.argumentText('');
 				break;
 			case 'onToolEnd':
 				this.toolEnded(data, false);
@@ -103,12 +113,24 @@ export class RunCollector {
 			case 'onIntermediateStepUpdate':
 				if (this.keep.steps !== false) this.steps.push(event.data);
 				this.stepToolCalls.add(event.data);
+				this.argumentText('');
 				break;
 			case 'onLog':
 				if (this.keep.logs) this.logs.push(event.data);
 				break;
 		}
 		return false;
+	}
+
+	/** Argument text goes to the tool call begun last (a step, else a tool event). */
+	private argumentText(text: string): void {
+		const all = this.pendingArguments + text;
+		if (!all) return;
+		this.pendingArguments = '';
+		if (this.stepToolCalls.addArgumentText(all)) return;
+		const call = this.toolCalls[this.toolCalls.length - 1];
+		if (call) call.argumentText = (call.argumentText ?? '') + all;
+		else this.pendingArguments = all;
 	}
 
 	private key(data: IDataObject, name: string): string {

@@ -13,15 +13,17 @@ import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transpor
 import { knownApiKey } from '../../shared/transport/project';
 import { isReadable } from '../../shared/transport/bounds';
 import { AnswerStream } from './answerStream';
+import { CanvasFilter } from './canvas';
 import { RunCollector } from './collector';
 import { TokenForwarder } from './forwarder';
-import { answerText, outputJson } from './output';
+import { answerOf, outputJson } from './output';
 import { RunDeadline } from './runDeadline';
 import {
 	flowReportedError,
 	RATE_LIMIT_ADVICE,
 	runStreamError,
 	unexpectedRunAnswer,
+	unfinishedRunError,
 } from './runErrors';
 import { OPTION_NAMES, type RunOptions } from './runOptions';
 
@@ -112,9 +114,15 @@ async function request(
 		return finish(ctx, run, record, undefined, forwarder);
 	}
 	deadline.answerBegan('stream');
+	// Canvas markup stays out of the chat: only what cannot become markup goes on.
+	const live = options.keepCanvasMarkup ? undefined : new CanvasFilter();
+	const forward = (token: string) => {
+		const shown = live ? live.push(token) : token;
+		if (shown) forwarder?.token(shown);
+	};
 	const collector = new RunCollector(
 		{ logs: options.includeLogs, events: options.includeEvents, steps: !options.simplify },
-		forwarder ? (token) => forwarder.token(token) : undefined,
+		forwarder ? forward : undefined,
 	);
 	forwarder?.begin();
 	const stream = new AnswerStream(body, runAbort, RUN_ENDED);
@@ -134,6 +142,8 @@ async function request(
 		if (final === null || typeof final !== 'object' || Array.isArray(final)) {
 			throw unexpectedRunAnswer(ctx, `a stream line that is ${shapeOf(final)}`, run);
 		}
+		const rest = live?.end();
+		if (rest) forwarder?.token(rest);
 		return finish(ctx, run, final as IDataObject, collector, forwarder);
 	} catch (error) {
 		if (!(error instanceof NdjsonStreamError)) throw asNodeError(ctx, error, itemIndex);
@@ -173,16 +183,18 @@ function finish(
 	forwarder: TokenForwarder | undefined,
 ): RunOutcome {
 	const record = checkedRunRecord(ctx, answer, run.flowId, run.itemIndex);
-	const text = answerText(record, collector);
-	forwarder?.end(text);
+	const answered = answerOf(record, collector, run.options.keepCanvasMarkup);
+	forwarder?.end(answered.text);
 	const session = record.flow_session_id;
 	return {
-		json: outputJson(record, run.options, text, collector, knownApiKey(ctx)),
+		json: outputJson(record, run.options, answered, collector, knownApiKey(ctx)),
 		sessionId: typeof session === 'string' ? session : undefined,
 		failure:
-			record.status === 'error' && run.options.onFlowError === 'fail'
-				? flowReportedError(ctx, record, run)
-				: undefined,
+			record.status === 'pending' || record.status === 'running'
+				? unfinishedRunError(ctx, record, run)
+				: record.status === 'error' && run.options.onFlowError === 'fail'
+					? flowReportedError(ctx, record, run)
+					: undefined,
 	};
 }
 

@@ -5,15 +5,38 @@ import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simpli
 import { redactDeep } from '../../shared/transport/redaction';
 import type { FlowRequestRecord } from '../../shared/transport/answers';
 import type { RunOptions } from './runOptions';
+import { withoutCanvases } from './canvas';
 import type { RunCollector } from './collector';
-import { agentStepsOf, resolveToolCalls } from './toolCalls';
+import { agentStepsOf, asObject, resolveToolCalls } from './toolCalls';
+
+/** The answer: its text, and the canvases that its markup held. */
+export interface Answer {
+	text: string;
+	canvases: unknown[];
+}
 
 /**
- * The answer's text: the final record decides when it has one (tokens may include updates
- * that are not part of the answer); the streamed tokens are the fallback.
+ * The answer: the final record decides when it has one (tokens may include updates that are
+ * not part of the answer); the streamed tokens are the fallback. Its canvas markup is taken
+ * out of the text unless the option keeps it.
  */
-export function answerText(record: IDataObject, collector?: RunCollector): string {
-	return answerOfRecord(record) ?? collector?.text.toString() ?? '';
+export function answerOf(
+	record: IDataObject,
+	collector: RunCollector | undefined,
+	keepCanvasMarkup: boolean,
+): Answer {
+	const raw = answerOfRecord(record) ?? collector?.text.toString() ?? '';
+	const { text, canvases } = withoutCanvases(raw);
+	return { text: keepCanvasMarkup ? raw : text, canvases };
+}
+
+/** canvases, and the follow-up questions BotDojo suggests, when the answer has them. */
+function answerExtras(record: IDataObject, answer: Answer): IDataObject {
+	const extras: IDataObject = {};
+	if (answer.canvases.length > 0) extras.canvases = answer.canvases as IDataObject[];
+	const questions = asObject(record.response).suggestedQuestions ?? record.suggestedQuestions;
+	if (Array.isArray(questions) && questions.length > 0) extras.suggestedQuestions = questions;
+	return extras;
 }
 
 /**
@@ -24,17 +47,17 @@ export function answerText(record: IDataObject, collector?: RunCollector): strin
 export function outputJson(
 	record: FlowRequestRecord,
 	options: RunOptions,
-	text: string,
+	answer: Answer,
 	collector: RunCollector | undefined,
 	apiKey: string,
 ): IDataObject {
-	return redactDeep(outputFields(record, options, text, collector), apiKey) as IDataObject;
+	return redactDeep(outputFields(record, options, answer, collector), apiKey) as IDataObject;
 }
 
 function outputFields(
 	record: FlowRequestRecord,
 	options: RunOptions,
-	text: string,
+	answer: Answer,
 	collector?: RunCollector,
 ): IDataObject {
 	const toolCalls = resolveToolCalls(
@@ -50,6 +73,7 @@ function outputFields(
 			...record,
 			toolCalls: toolCalls as unknown as IDataObject[],
 			intermediateSteps,
+			...answerExtras(record, answer),
 		};
 		if (collector) raw.steps = collector.steps as IDataObject[];
 		if (collector && options.includeLogs) raw.logs = collector.logs as IDataObject[];
@@ -57,7 +81,7 @@ function outputFields(
 		return raw;
 	}
 	const simplified: IDataObject = {
-		text,
+		text: answer.text,
 		flowSessionId: record.flow_session_id ?? null,
 		flowRequestId: record.id ?? null,
 		status: record.status ?? null,
@@ -67,6 +91,7 @@ function outputFields(
 		version: record.version ?? null,
 		toolCalls: toolCalls as unknown as IDataObject[],
 		intermediateSteps,
+		...answerExtras(record, answer),
 	};
 	// Not named `error`: n8n treats an item with `error` as a failed node (Retry On Fail).
 	const errorMessage = errorMessageOfRecord(record);

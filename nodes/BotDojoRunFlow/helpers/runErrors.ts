@@ -83,6 +83,28 @@ export function flowReportedError(
 }
 
 /**
+ * A run whose record came back still `pending` or `running`: there is no answer yet, and an
+ * empty one must not pass for it.
+ */
+export function unfinishedRunError(
+	ctx: IExecuteFunctions,
+	record: FlowRequestRecord,
+	run: RunPlace,
+): NodeApiError {
+	const status = String(record.status);
+	const request = String(record.id ?? '');
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: `status "${status}"`, flowRequestId: record.id ?? null } as JsonObject,
+		{
+			message: `The flow had not finished when BotDojo answered (status "${status}")`,
+			description: `BotDojo answered the run of flow "${run.flowId}" with flow request "${request}" still "${status}", so there is no answer yet. Look that flow request up in BotDojo (or with Export Requests) once it finished, rather than running the flow again. ${retryAdvice(false)}`,
+			itemIndex: run.itemIndex,
+		},
+	);
+}
+
+/**
  * An answer to a run that is not a flow request record: `whatItIs`, then the start of the
  * answer's text (`sample`, redacted before it is cut).
  */

@@ -42,6 +42,8 @@ export interface RunOptions {
 	idleTimeoutMs: number;
 	onFlowError: 'fail' | 'output';
 	forwardTokens: boolean;
+	/** The answer's text keeps canvas markup (`<|dojo-canvas|>…`), live and final. */
+	keepCanvasMarkup: boolean;
 	retry: RetryPolicy;
 	maxLineChars: number;
 }

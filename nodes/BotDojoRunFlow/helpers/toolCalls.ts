@@ -2,7 +2,9 @@
  * Tool calls from the two shapes BotDojo describes a tool step in:
  * - the real one (BotDojo's chat SDK types): `{ stepId, stepLabel, stepStatus, content,
  *   arguments (a JSON string), toolPhase, canvas, subIntermediateSteps }`, also with the SDK's
- *   `stepToolName` / `stepToolArguments` / `stepToolResult` names;
+ *   `stepToolName` / `stepToolArguments` / `stepToolResult` names, and last
+ *   `canvas.canvasData.arguments` / `.result` (BotDojoChatProvider.tsx reads them there "because
+ *   some servers attach args there");
  * - a flat one: `{ toolName, input, output | error, status }`.
  * The same steps arrive as `onIntermediateStepUpdate` events and in the final record's
  * `aiMessage.steps`, so a streamed and a non-streamed run give the same tool calls.
@@ -20,6 +22,8 @@ export interface ToolCall {
 	durationMs?: number;
 	runId?: string;
 	stepId?: string;
+	/** The argument text streamed while the model wrote the call (`onNewToken` of kind `function`). */
+	argumentText?: string;
 }
 
 export function asObject(value: unknown): IDataObject {
@@ -48,9 +52,21 @@ function parsedJson(value: unknown): unknown {
 const NAME_KEYS = ['stepToolName', 'toolName', 'tool'];
 const REAL_TOOL_KEYS = ['arguments', 'stepToolArguments', 'toolPhase', 'stepToolPhase'];
 
+function canvasDataOf(step: IDataObject): IDataObject {
+	return asObject(asObject(step.canvas).canvasData);
+}
+
+/** Text that is empty says nothing (BotDojo sends "" while a step runs). */
+function unlessEmpty(value: unknown): unknown {
+	return value === '' ? undefined : value;
+}
+
 /** A step is a tool step when it names a tool or carries tool arguments or a tool phase. */
 function isToolStep(step: IDataObject): boolean {
-	return [...NAME_KEYS, ...REAL_TOOL_KEYS].some((key) => step[key] !== undefined);
+	return (
+		[...NAME_KEYS, ...REAL_TOOL_KEYS].some((key) => step[key] !== undefined) ||
+		canvasDataOf(step).arguments !== undefined
+	);
 }
 
 function statusOf(step: IDataObject, error: unknown): ToolCall['status'] {
@@ -68,13 +84,16 @@ export function toolCallOfStep(step: IDataObject): ToolCall {
 	const call: ToolCall = {
 		name: name === undefined ? 'unknown' : String(name),
 		input: parsedJson(
-			firstDefined(step, ['stepToolArguments', 'arguments', 'input', 'toolInput', 'args']),
+			unlessEmpty(
+				firstDefined(step, ['stepToolArguments', 'arguments', 'input', 'toolInput', 'args']),
+			) ?? canvasDataOf(step).arguments,
 		),
 		status,
 	};
-	const given = firstDefined(step, ['stepToolResult', 'output', 'toolOutput', 'result']);
 	// The real shape writes the result into `content`, as text or JSON text.
-	const result = given !== undefined ? given : parsedJson(step.content);
+	const result =
+		unlessEmpty(firstDefined(step, ['stepToolResult', 'output', 'toolOutput', 'result'])) ??
+		parsedJson(unlessEmpty(step.content) ?? canvasDataOf(step).result);
 	if (status === 'error') call.error = explicitError ?? result;
 	else if (result !== undefined) call.output = result;
 	const runId = firstDefined(step, ['runId', 'run_id']);
@@ -109,6 +128,11 @@ export class StepToolCalls {
 
 	private anonymous = 0;
 
+	/** The step updated last: streamed argument text belongs to it. */
+	private lastKey?: string;
+
+	private readonly argumentTexts = new Map<string, string>();
+
 	add(data: unknown): void {
 		for (const step of toolStepsOf([data])) {
 			const call = toolCallOfStep(step);
@@ -117,11 +141,22 @@ export class StepToolCalls {
 			const earlier = this.byKey.get(key);
 			// An update may leave out what an earlier one said (e.g. the arguments).
 			this.byKey.set(key, earlier ? { ...earlier, ...defined(call) } : call);
+			this.lastKey = key;
 		}
 	}
 
+	/** Adds argument text to the step updated last; false when there is none yet. */
+	addArgumentText(text: string): boolean {
+		if (this.lastKey === undefined) return false;
+		this.argumentTexts.set(this.lastKey, (this.argumentTexts.get(this.lastKey) ?? '') + text);
+		return true;
+	}
+
 	get calls(): ToolCall[] {
-		return [...this.byKey.values()];
+		return [...this.byKey].map(([key, call]) => {
+			const argumentText = this.argumentTexts.get(key);
+			return argumentText === undefined ? call : { ...call, argumentText };
+		});
 	}
 }
 
@@ -135,8 +170,9 @@ function defined(call: ToolCall): Partial<ToolCall> {
 
 /**
  * The run's tool calls: the final record's steps decide when they name tools (so a streamed
- * and a non-streamed run agree); streamed timings (onToolStart/End) are added to the matching
- * call. Without tool steps in the record: the tool events, then the step events.
+ * and a non-streamed run agree); without tool steps in the record, the tool events, then the
+ * step events. What only the stream tells (onToolStart/End timings, argument text) is added to
+ * the matching call.
  */
 export function resolveToolCalls(
 	record: IDataObject,
@@ -144,21 +180,34 @@ export function resolveToolCalls(
 	fromSteps: ToolCall[],
 ): ToolCall[] {
 	const fromRecord = toolCallsFromRecord(record);
-	if (fromRecord.length === 0) return fromEvents.length > 0 ? fromEvents : fromSteps;
-	const unmatched = [...fromEvents];
-	for (const call of fromRecord) {
-		const index = unmatched.findIndex((event) =>
-			event.runId !== undefined && (call.runId ?? call.stepId) !== undefined
-				? event.runId === (call.runId ?? call.stepId)
-				: event.name === call.name,
+	const calls =
+		fromRecord.length > 0 ? fromRecord : fromEvents.length > 0 ? fromEvents : fromSteps;
+	for (const streamed of [fromEvents, fromSteps]) {
+		if (streamed !== calls) addStreamed(calls, streamed);
+	}
+	return calls;
+}
+
+const STREAMED_ONLY = ['startedAt', 'endedAt', 'durationMs', 'argumentText'] as const;
+
+const idOf = (call: ToolCall) => call.runId ?? call.stepId;
+
+/** Copies what only the stream tells into the calls, matched by id, else by name, in order. */
+function addStreamed(calls: ToolCall[], streamed: ToolCall[]): void {
+	const unmatched = [...streamed];
+	for (const call of calls) {
+		const id = idOf(call);
+		const index = unmatched.findIndex((other) =>
+			id !== undefined && idOf(other) !== undefined ? idOf(other) === id : other.name === call.name,
 		);
 		if (index === -1) continue;
-		const [event] = unmatched.splice(index, 1);
-		if (event.startedAt) call.startedAt = event.startedAt;
-		if (event.endedAt) call.endedAt = event.endedAt;
-		if (event.durationMs !== undefined) call.durationMs = event.durationMs;
+		const [other] = unmatched.splice(index, 1);
+		for (const field of STREAMED_ONLY) {
+			if (call[field] === undefined && other[field] !== undefined) {
+				(call as unknown as IDataObject)[field] = other[field];
+			}
+		}
 	}
-	return fromRecord;
 }
 
 /** One tool call as n8n's AI Agent reports it in `intermediateSteps`. */
