@@ -80,10 +80,7 @@ function stripFileName({ file: _file, ...workflow }) {
 	return workflow;
 }
 
-/**
- * Activates (publishes) a workflow through the REST API, so its webhooks and polls are live.
- * n8n 2.x publishes with POST …/activate; n8n 1.x has no such route and sets `active` instead.
- */
+/** Activates (publishes) a workflow through the REST API, so its webhooks and polls are live. */
 async function activateWorkflow(session, workflowId) {
 	const { data } = await session.request('GET', `/rest/workflows/${workflowId}`);
 	const published = await session.request(
@@ -92,15 +89,8 @@ async function activateWorkflow(session, workflowId) {
 		{ versionId: data.versionId },
 		{ expectOk: false },
 	);
-	if (published.status !== 404) {
-		if (published.status >= 400)
-			throw new Error(`publishing ${workflowId} answered ${published.status}: ${published.text}`);
-		return;
-	}
-	await session.request('PATCH', `/rest/workflows/${workflowId}`, {
-		active: true,
-		versionId: data.versionId,
-	});
+	if (published.status >= 400)
+		throw new Error(`publishing ${workflowId} answered ${published.status}: ${published.text}`);
 }
 
 module.exports = {

@@ -1,11 +1,11 @@
 'use strict';
 /**
- * `npm run test:compat -- <n8n version> [more versions]`: the end-to-end suite (npm run test:e2e)
- * against other n8n versions. Each version is installed once into `.n8n-local/n8n-<version>/`
- * (about 5–8 minutes and 3 GB, with Node 24 as the default install, or Node 22 for n8n before
- * 1.101, which refuses Node 24), then the suite runs with BOTDOJO_N8N_VERSION set. One version
+ * `npm run test:compat [-- <n8n version>…]`: the end-to-end suite (npm run test:e2e) against
+ * n8n versions, by default the floor (package.json `engines.n8n`) and the newest 2.x that installs
+ * here (NEWEST_INSTALLABLE). Each version is installed once into `.n8n-local/n8n-<version>/`
+ * (about 5–8 minutes and 3 GB), then the suite runs with BOTDOJO_N8N_VERSION set. One version
  * after the other; the exit code is 1 if any failed. Results are appended to
- * `.n8n-local/compat-results.json` for the README's table.
+ * `.n8n-local/compat-results.json` for docs/compatibility.md.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,6 +13,9 @@ const { spawn } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(ROOT, '.n8n-local', 'compat-results.json');
+// n8n 2.41.2 and later need an n8n-core the registry here does not serve.
+const NEWEST_INSTALLABLE = '2.41.1';
+const FLOOR = require('../package.json').engines.n8n.replace(/^>=\s*/, '');
 
 function run(command, args, env) {
 	return new Promise((resolve) => {
@@ -76,13 +79,11 @@ async function testVersion(version) {
 }
 
 async function main() {
-	const versions = process.argv.slice(2);
-	if (!versions.length) {
-		console.error(
-			'Usage: npm run test:compat -- <n8n version> [more versions]   e.g. 1.123.81 2.41.1',
-		);
-		process.exit(2);
-	}
+	const given = process.argv.slice(2);
+	const versions = given.length ? given : [FLOOR, NEWEST_INSTALLABLE];
+	console.log(
+		`n8n versions: ${versions.join(', ')}${given.length ? '' : ' (the floor and the newest)'}`,
+	);
 	const results = [];
 	for (const version of versions) {
 		const result = { ...(await testVersion(version)), date: new Date().toISOString().slice(0, 10) };

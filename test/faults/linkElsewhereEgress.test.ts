@@ -1,10 +1,9 @@
 /**
- * docs/troubleshooting.md, Links elsewhere, checked with n8n's egress filter: on an n8n that
- * offers `helpers.getSecureEgressFilter` (n8n-core 2.41 here), a signed link, or a redirect of
- * it, whose host name resolves to this machine is refused before anything connects, under
- * n8n's 'enforced' policy (SSRF protection is off in this process, as in a default n8n). The
- * literal checks still run beside the filter, for the ranges its default rules let through.
- * The same rows on an n8n without the filter: linkElsewhereOlderN8n.test.ts.
+ * docs/troubleshooting.md, Links elsewhere, checked with n8n's egress filter
+ * (`helpers.getSecureEgressFilter`): a signed link, or a redirect of it, whose host name resolves
+ * to this machine is refused before anything connects, under n8n's 'enforced' policy (SSRF
+ * protection is off in this process, as in a default n8n). The literal checks still run beside
+ * the filter, for the ranges its default rules let through.
  */
 import type { FaultParams } from '../../emulator/types';
 import { whatUserSees } from '../helpers/faults';
@@ -37,7 +36,15 @@ const rows: Row[] = [
 				`^The download link https://${name}:${port}/internal-admin/secret was not fetched: it leads to an address n8n's SSRF rules block \\(127\\.0\\.0\\.1\\)`,
 			),
 	},
-	...['localhost.', '[::127.0.0.1]', '[64:ff9b::127.0.0.1]', '255.255.255.255', '[fec0::1]'].map(
+	...[
+		'localhost.',
+		'[::127.0.0.1]',
+		'[::ffff:0:7f00:1]',
+		'[64:ff9b::127.0.0.1]',
+		'[2002:7f00:1::1]',
+		'255.255.255.255',
+		'[fec0::1]',
+	].map(
 		(host): Row => ({
 			fault: `link to ${host}, which n8n's default rules let through or cannot resolve`,
 			inject: (port) => secretLink(host, port),

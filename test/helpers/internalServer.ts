@@ -6,7 +6,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, Socket, type AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 
 import type { FaultParams } from '../../emulator/types';
@@ -45,16 +45,49 @@ export function secretLink(host: string, port: number) {
 	};
 }
 
-/** What a link-elsewhere test file sets up and reads: the emulator, n8n's log, the internal server. */
+/** What a link-elsewhere test file sets up and reads: the emulator, n8n's log, the internal server,
+ *  and the connections refused outside this machine. */
 export interface LinkScene {
 	env: EmulatorFixture;
 	logs: string[];
 	internal: InternalServer;
+	/** `address:port` of each connection the node tried to an address outside this machine. */
+	outside: string[];
 }
 
-/** Registers the emulator, the log capture and the internal server, in that order. */
+/** Registers the emulator, the log capture, the internal server and the outside guard, in that order. */
 export function useLinkScene(): LinkScene {
-	return { env: useEmulator(), logs: captureLogs(), internal: useInternalServer() };
+	const scene = { env: useEmulator(), logs: captureLogs(), internal: useInternalServer() };
+	return { ...scene, outside: refuseOutsideConnections() };
+}
+
+/**
+ * While the file's tests run, a connection to an IP address other than loopback is refused here,
+ * as "connection refused", before any packet leaves (these tests hand the node hostile addresses;
+ * this machine reaches no network). Returns the list of what was refused, `address:port`.
+ */
+function refuseOutsideConnections(): string[] {
+	const refused: string[] = [];
+	const connect = Socket.prototype.connect;
+	beforeAll(() => {
+		Socket.prototype.connect = function (this: Socket, ...args: unknown[]) {
+			const options = args[0] as { host?: unknown; port?: unknown } | undefined;
+			const host = typeof options?.host === 'string' ? options.host.replace(/^\[|\]$/g, '') : '';
+			if (isIP(host) && !/^127\.|^::1$/.test(host)) {
+				refused.push(`${host}:${String(options?.port)}`);
+				const error = Object.assign(new Error(`connect ECONNREFUSED ${host}`), {
+					code: 'ECONNREFUSED',
+				});
+				process.nextTick(() => this.destroy(error));
+				return this;
+			}
+			return connect.apply(this, args as Parameters<Socket['connect']>);
+		} as Socket['connect'];
+	});
+	afterAll(() => {
+		Socket.prototype.connect = connect;
+	});
+	return refused;
 }
 
 /**

@@ -30,15 +30,6 @@ function visibleOperations(type: INodeType): unknown[] {
 	return (shown[0].options ?? []).map((option) => (option as { value: unknown }).value);
 }
 
-/**
- * The description as n8n-workflow before `@tool` (1.83.0, in n8n 1.85) evaluates it: it looks
- * `@tool` up among the parameter values, where it is never set.
- */
-function withoutToolRule(type: INodeType): INodeType {
-	const json = JSON.stringify(type.description).replaceAll('"@tool"', '"toolUnknownToThisN8n"');
-	return { ...type, description: JSON.parse(json) } as INodeType;
-}
-
 describe('AI Agent tools', () => {
 	it('are Run Flow, Query Index and Upload Document, no other node', () => {
 		const tools = ALL.filter((name) => nodeType(name).description.usableAsTool === true);
@@ -58,16 +49,6 @@ describe('AI Agent tools', () => {
 		expect(visibleOperations(toolVariant('botDojoQueryIndex'))).toEqual([
 			'getStatus',
 			'queryMetadata',
-		]);
-	});
-
-	it('Upload Document keeps its operations on n8n 1.85, whose n8n-workflow does not know @tool', () => {
-		// Seen on n8n 1.85.4: with the Operation shown only for "@tool is false", the node had none
-		// and failed with "Could not get parameter".
-		expect(visibleOperations(withoutToolRule(nodeType('botDojoUploadDocument')))).toEqual([
-			'upload',
-			'getByLogicalPath',
-			'getDownloadLink',
 		]);
 	});
 

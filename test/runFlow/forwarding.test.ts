@@ -127,9 +127,7 @@ describe('BotDojo Run Flow: live forwarding', () => {
 		expect(types.indexOf('begin1')).toBeLessThan(types.indexOf('end0'));
 	});
 
-	it('detects streaming support, so that older n8n versions still run the node', () => {
-		const older = {} as IExecuteFunctions;
-		const noSendChunk = { isStreaming: () => true } as unknown as IExecuteFunctions;
+	it('forwards only where n8n streams the response', () => {
 		const notStreaming = {
 			isStreaming: () => false,
 			sendChunk: () => {},
@@ -138,11 +136,6 @@ describe('BotDojo Run Flow: live forwarding', () => {
 			isStreaming: () => true,
 			sendChunk: () => {},
 		} as unknown as IExecuteFunctions;
-		expect([older, noSendChunk, notStreaming, streaming].map(canForward)).toEqual([
-			false,
-			false,
-			false,
-			true,
-		]);
+		expect([notStreaming, streaming].map(canForward)).toEqual([false, true]);
 	});
 });

@@ -67,6 +67,12 @@ function fakeContext(...answers: unknown[]) {
 				calls.push({ options });
 				return answer();
 			},
+			// n8n's egress filter: its lookup answers every name with one public address.
+			getSecureEgressFilter: () => ({
+				createSecureLookup:
+					() => (_host: string, _options: unknown, done: (...answer: unknown[]) => void) =>
+						done(null, [{ address: '93.184.215.14', family: 4 }]),
+			}),
 		},
 	} as unknown as IExecuteFunctions;
 	return { ctx, calls, cancel, cancelSignal: cancel.signal };
@@ -275,7 +281,7 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 		]);
 	});
 
-	it('a signed link is fetched without the credential, as a stream, redirects checked here', async () => {
+	it('a signed link is fetched without the credential, as a stream, at the address checked, redirects checked here', async () => {
 		const { ctx, calls } = fakeContext('bytes');
 		const url = 'https://files.test/a.pdf?sig=1';
 		await downloadSignedUrl(ctx, url, Date.now() + 60_000, { itemIndex: 0 });
@@ -283,7 +289,9 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 			{
 				options: {
 					method: 'GET',
-					url,
+					url: 'https://93.184.215.14/a.pdf?sig=1',
+					headers: { host: 'files.test' },
+					agentOptions: { servername: 'files.test' },
 					encoding: 'stream',
 					disableFollowRedirect: true,
 					returnFullResponse: true,

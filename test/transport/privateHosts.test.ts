@@ -1,6 +1,7 @@
 /**
  * The addresses a signed link may not lead to, as written (download.ts): the ranges n8n's own
- * SSRF rules leave out (multicast, broadcast, IPv4 inside IPv6, NAT64, site-local), the rest of
+ * SSRF rules leave out (multicast, broadcast, IPv4 inside IPv6: compatible, mapped, translated,
+ * NAT64 and 6to4; site-local), the rest of
  * n8n's default list, and a trailing dot. These checks run on every n8n; where n8n offers its
  * egress filter, it runs beside them (test/faults/linkElsewhereEgress.test.ts).
  */
@@ -30,6 +31,12 @@ describe('isPrivateHost, the ranges added for issue 26', () => {
 		['https://[64:ff9b::127.0.0.1]/', true],
 		['https://[64:ff9b::8.8.8.8]/', true],
 		['https://[64:ff9b:1::a00:1]/', true],
+		['https://[::ffff:0:7f00:1]/', true],
+		['https://[::ffff:0:10.0.0.1]/', true],
+		['https://[::ffff:0:0:1]/', true],
+		['https://[2002:7f00:1::1]/', true],
+		['https://[2002:808:808::1]/', true],
+		['https://[2003::1]/', false],
 		['https://[fec0::1]/', true],
 		['https://[feff::1]/', true],
 		['https://[ff02::1]/', true],

@@ -39,8 +39,7 @@ export const simplifyProperty: INodeProperties = {
 	default: true,
 	description:
 		"Whether to return only text, flowSessionId, flowRequestId, status, durationMs, version, toolCalls and intermediateSteps (the tool calls as n8n's AI Agent lists them), with errorMessage when the flow reported an error, canvases and suggestedQuestions when the answer has them, and logs when Include Logs is on, instead of the whole flow request record. Empty lists are left out, except intermediateSteps where an Evaluation node reads it.",
-	// A tool has Output (Simplified, Raw, Selected Fields) instead. Hide, not show for false:
-	// n8n-workflow 1.83 (n8n 1.85) knows no @tool and reads it as unset.
+	// A tool has Output (Simplified, Raw, Selected Fields) instead.
 	displayOptions: { hide: { '@tool': [true] } },
 };
 

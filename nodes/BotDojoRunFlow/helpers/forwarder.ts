@@ -12,18 +12,13 @@ type ChunkType = 'begin' | 'item' | 'end' | 'error';
 const forwardingOfRun = new WeakMap<IExecuteFunctions, boolean>();
 
 /**
- * Feature-detected: older n8n versions have neither isStreaming nor sendChunk. Never as an AI
- * Agent's tool (n8n runs it as the type `…Tool`): the agent writes the chat, its tools must not.
+ * Where n8n streams the workflow's response; never as an AI Agent's tool (n8n runs it as the
+ * type `…Tool`): the agent writes the chat, its tools must not.
  */
 export function canForward(ctx: IExecuteFunctions): boolean {
 	let answer = forwardingOfRun.get(ctx);
 	if (answer === undefined) {
-		const streaming = ctx as Partial<Pick<IExecuteFunctions, 'isStreaming' | 'sendChunk'>>;
-		answer =
-			!ctx.getNode?.()?.type?.endsWith('Tool') &&
-			typeof streaming.isStreaming === 'function' &&
-			typeof streaming.sendChunk === 'function' &&
-			streaming.isStreaming.call(ctx) === true;
+		answer = !ctx.getNode?.()?.type?.endsWith('Tool') && ctx.isStreaming() === true;
 		forwardingOfRun.set(ctx, answer);
 	}
 	return answer;

@@ -9,7 +9,7 @@
  * The same steps arrive as `onIntermediateStepUpdate` events and in the final record's
  * `aiMessage.steps`, so a streamed and a non-streamed run give the same tool calls.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { nodeNameToToolName, type IDataObject } from 'n8n-workflow';
 
 export interface ToolCall {
 	name: string;
@@ -224,13 +224,7 @@ export interface AgentStep {
  */
 export function agentStepsOf(calls: ToolCall[]): AgentStep[] {
 	return calls.map((call) => ({
-		action: { tool: toolNameOf(call.name), toolInput: call.input ?? {} },
+		action: { tool: nodeNameToToolName(call.name), toolInput: call.input ?? {} },
 		observation: call.status === 'error' ? call.error : call.output,
 	}));
-}
-
-/** n8n's nodeNameToToolName, which older n8n-workflow versions do not export. */
-function toolNameOf(name: string): string {
-	const underscored = name.replace(/[^a-zA-Z0-9_-]+/g, '_');
-	return underscored.length > 64 ? underscored.slice(0, 64).replace(/[_-]+$/, '') : underscored;
 }

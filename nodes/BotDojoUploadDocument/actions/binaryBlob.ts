@@ -22,9 +22,7 @@ export async function binaryAsBlob(
 		for await (const chunk of stream) parts.push(new Blob([chunk as Uint8Array<ArrayBuffer>]));
 		return new Blob(parts, { type });
 	}
-	// Without an id the file is in the item itself, base64-encoded. Decoded here rather than by
-	// getBinaryDataBuffer(itemIndex, binary): n8n 1.101.1's n8n-core takes only a property name
-	// there and failed with "Cannot read properties of undefined (reading 'id')".
+	// Without an id the file is in the item itself, base64-encoded.
 	const buffer = Buffer.from(binary.data, BINARY_ENCODING);
 	// Node's Buffers are never backed by a SharedArrayBuffer here; the cast only narrows the type.
 	return new Blob([buffer as Uint8Array<ArrayBuffer>], { type });

@@ -2,20 +2,13 @@
  * A file body for n8n's `prepareBinaryData`, made of chunks as they come (community nodes may not
  * import `stream`). Filesystem mode writes it as an async iterable, chunk after chunk, never whole.
  * Modes that keep a file in one piece (memory, database, S3) read it through `data`/`end`/`error`/
- * `close` listeners (n8n 2.x) or `pipe` (n8n 1.x): both are served, so every mode works.
+ * `close` listeners (n8n-core's `binaryToBuffer`).
  */
 type Listener = (value?: unknown) => void;
 type On = (event: string, listener: Listener) => ChunkStream;
-/** What n8n 1.x pipes the body into: a writable that asks for a wait (`drain`) when full. */
-type Sink = {
-	write(chunk: Buffer): boolean;
-	end(): void;
-	once(e: 'drain', f: () => void): unknown;
-};
 
 interface ChunkStream extends AsyncIterable<Buffer>, Record<'on' | 'once' | 'off', On> {
 	removeListener: On;
-	pipe<T extends Sink>(sink: T): T;
 	destroy(): void;
 }
 
@@ -31,22 +24,20 @@ export function chunkStream(chunks: AsyncIterable<Buffer>): ChunkStream {
 			entry.listener(value);
 		}
 	};
-	/** Reads the chunks once, for whichever consumer came first; `destroy` stops it. */
-	const flow = async (write: (chunk: Buffer) => Promise<void> | void, end: () => void) => {
+	/** Emits the chunks once, to the listeners; `destroy` stops it. */
+	const emitAll = async () => {
 		if (flowing) return;
 		flowing = true;
 		try {
 			for await (const chunk of chunks) {
 				if (destroyed) return;
-				await write(chunk);
+				emit('data', chunk);
 			}
-			end();
+			['end', 'close'].forEach((event) => emit(event));
 		} catch (error) {
 			emit('error', error);
 		}
 	};
-	const ended = () => ['end', 'close'].forEach((event) => emit(event));
-	const emitAll = async () => await flow((chunk) => emit('data', chunk), ended);
 	const add = (event: string, listener: Listener, once: boolean) => {
 		listeners.push({ event, listener, once });
 		// Like a Node stream, a `data` listener starts the flow (after the caller's other listeners).
@@ -64,14 +55,6 @@ export function chunkStream(chunks: AsyncIterable<Buffer>): ChunkStream {
 		once: (event, listener) => add(event, listener, true),
 		off: remove,
 		removeListener: remove,
-		pipe: (sink) => {
-			// Backpressure: after a write the sink could not take in, wait for its `drain`.
-			const write = async (chunk: Buffer) => {
-				if (!sink.write(chunk)) await new Promise<void>((resolve) => sink.once('drain', resolve));
-			};
-			void flow(write, () => sink.end());
-			return sink;
-		},
 		destroy: () => void (destroyed = true),
 	};
 	return stream;

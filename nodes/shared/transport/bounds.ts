@@ -1,5 +1,5 @@
 /** Every read and wait bounded: an answer's time to begin and to arrive, its size, its nesting
- *  when quoted, and the package's one wait (n8n's sleep on every version), which Stop ends. */
+ *  when quoted, and the package's one wait (n8n's sleep), which Stop ends. */
 import * as workflow from 'n8n-workflow';
 
 import { AnswerBoundReached } from './errors';
@@ -34,7 +34,6 @@ export async function beginWithin(
 	const bound = new AbortController();
 	const stopAlarm = alarm(boundMs, () => bound.abort());
 	const late = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
-	// AbortSignal.any: Node 18.17+ and 20.3+, older than any Node n8n 1.85 or later runs on.
 	return await send(stop ? AbortSignal.any([stop, bound.signal]) : bound.signal)
 		.catch(async (error) => {
 			const reached = bound.signal.aborted && !stop?.aborted;
@@ -145,55 +144,17 @@ export const WAIT_NOT_NEEDED = new Error('The wait was no longer needed');
 /** The longest wait a timer can hold (2^31-1 ms, about 24.8 days); longer fires at once. */
 export const LONGEST_WAIT_MS = 2 ** 31 - 1;
 
-type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
 /** `ms`, or on abort at once the signal's reason as an Error (n8n's Stop gives none). Timers are
- *  banned in nodes; n8n-workflow has `sleepWithAbort` (1.98-2.0), `sleep(ms, signal)` (2.x), and
- *  up to 1.97 only `sleep(ms)`. Retry-After waits, the read clocks and a run's deadline use it. */
+ *  banned in nodes: n8n-workflow's `sleep(ms, signal)` waits. Retry-After waits, the read clocks
+ *  and a run's deadline use it. */
 export async function wait(ms: number, signal: AbortSignal): Promise<void> {
-	const delay = Math.min(Math.max(0, ms), LONGEST_WAIT_MS);
-	const { sleep, sleepWithAbort } = workflow as unknown as { sleep: Sleep; sleepWithAbort?: Sleep };
-	const cancellable = sleepWithAbort ?? (sleep.length >= 2 ? sleep : undefined);
 	try {
 		signal.throwIfAborted();
-		await (cancellable?.(delay, signal) ?? sharedSleep(sleep, delay, signal));
+		await workflow.sleep(Math.min(Math.max(0, ms), LONGEST_WAIT_MS), signal);
 	} catch {
 		const reason = signal.reason as { message?: unknown } | undefined;
 		// e.g. a DOMException of another realm, as in jest
 		const words = typeof reason?.message === 'string' ? reason.message : 'The wait was aborted';
 		return await Promise.reject(reason instanceof Error ? reason : new Error(words));
 	}
-}
-
-/** The waits on 1.x's uncancellable `sleep`, and when each sleep now running ends. */
-const waiters = new Set<{ at: number; wake: () => void }>();
-const sleepsEndingAt = new Set<number>();
-
-/** A wait on 1.x races Stop while its sleep runs on; so that finished runs leave no timer per
- *  wait behind, a sleep starts only when none running ends before the wait is due. */
-async function sharedSleep(sleep: Sleep, ms: number, signal: AbortSignal): Promise<void> {
-	let onAbort = () => {};
-	await new Promise<void>((resolve, reject) => {
-		const waiter = { at: Date.now() + ms, wake: resolve };
-		onAbort = () => {
-			waiters.delete(waiter);
-			reject(new Error('aborted')); // worded by wait()
-		};
-		signal.addEventListener('abort', onAbort, { once: true });
-		waiters.add(waiter);
-		sleepUntil(sleep, waiter.at);
-	}).finally(() => signal.removeEventListener('abort', onAbort));
-}
-
-/** Sleeps until `at`; then wakes the waits that are due and sleeps on for the next one. */
-function sleepUntil(sleep: Sleep, at: number): void {
-	if ([...sleepsEndingAt].some((end) => end <= at)) return;
-	sleepsEndingAt.add(at);
-	void sleep(Math.max(0, at - Date.now())).then(() => {
-		sleepsEndingAt.delete(at);
-		for (const waiter of waiters)
-			if (waiter.at <= Date.now() && waiters.delete(waiter)) waiter.wake();
-		const next = Math.min(...[...waiters].map((waiter) => waiter.at));
-		if (next < Infinity) sleepUntil(sleep, next);
-	});
 }

@@ -46,13 +46,15 @@ export async function downloadSignedUrl(
 			description: redact(description, apiKey),
 			itemIndex,
 		});
-	/** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe. */
-	const checked = async (text: string, from?: URL): Promise<URL> => {
+	/** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe,
+	 *  with the one address it is fetched from (none at the credential's own local Base URL). */
+	const checked = async (text: string, from?: URL) => {
 		const link = urlOf(text, from);
-		const problem = link
-			? (linkProblem(link, baseUrl, from) ?? (await egressProblem(ctx, link, baseUrl)))
-			: 'it is not a valid address';
-		if (link && !problem) return link;
+		let problem = link ? linkProblem(link, baseUrl, from) : 'it is not a valid address';
+		let address: string | undefined;
+		if (link && !problem && !isOwnLocalAddress(link, baseUrl))
+			({ address, problem } = await checkedAddress(ctx, link));
+		if (link && !problem) return { link, address };
 		const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
 		const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;
 		const description = `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`;
@@ -62,7 +64,7 @@ export async function downloadSignedUrl(
 			description: redact(description, apiKey),
 		});
 	};
-	let link = await checked(url);
+	let { link, address } = await checked(url);
 	const shownLink = linkWithoutSignature(link);
 	for (let redirects = 0; ; redirects++) {
 		const response = await retryWhileRateLimited({
@@ -71,7 +73,7 @@ export async function downloadSignedUrl(
 					async (signal) =>
 						(await ctx.helpers.httpRequest({
 							method: 'GET',
-							url: link.href,
+							...toAddress(link, address),
 							encoding: 'stream',
 							disableFollowRedirect: true,
 							returnFullResponse: true,
@@ -114,7 +116,7 @@ export async function downloadSignedUrl(
 			const advice = `Nothing was downloaded. Get a new link. Link: ${shownLink}.`;
 			throw fail({ statusCode }, `The download link redirected ${why} (${statusCode})`, advice);
 		}
-		link = await checked(location, link);
+		({ link, address } = await checked(location, link));
 	}
 }
 
@@ -158,21 +160,42 @@ function refusalWords(status: number, said: string | undefined, expiresAt: numbe
 	return [`The file could not be downloaded: the link answered ${status}`, ''];
 }
 
-/** Why n8n's egress filter (where n8n has one) refuses `link`: it resolves the name and checks each
- *  address by n8n's SSRF rules, 'enforced' even where they are off. A name that cannot be looked up
- *  is refused too: its download could reach an address that was never checked. */
-async function egressProblem(ctx: IExecuteFunctions, link: URL, baseUrl: string) {
-	const helpers: Partial<IExecuteFunctions['helpers']> = ctx.helpers;
-	if (isOwnLocalAddress(link, baseUrl) || typeof helpers.getSecureEgressFilter !== 'function')
-		return undefined;
-	const filter = helpers.getSecureEgressFilter('enforced');
-	const verdict = await filter.validateUrl(link).catch(() => undefined);
-	if (!verdict)
-		return `its host name ${link.hostname} could not be looked up, so n8n could not check where it leads`;
-	if (verdict.ok) return undefined;
-	const ip = (verdict.error as { ip?: unknown }).ip;
-	const where = typeof ip === 'string' && ip !== link.hostname.replace(/^\[|\]$/g, '');
-	return `it leads to an address n8n's SSRF rules block${where ? ` (${ip})` : ''}: ${verdict.error.message}. An n8n administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES`;
+/** The one address `link` is fetched from, or why it is refused: its host name looked up once by
+ *  n8n's egress filter, which checks every answer by n8n's SSRF rules ('enforced': even where they
+ *  are off). The download connects there, never to what a second lookup says (DNS rebinding); an
+ *  IPv4 answer first, as most n8n hosts reach IPv4. A name that cannot be looked up is refused. */
+async function checkedAddress(ctx: IExecuteFunctions, link: URL) {
+	const lookup = ctx.helpers.getSecureEgressFilter('enforced').createSecureLookup();
+	const host = link.hostname.replace(/^\[|\]$/g, '');
+	const answer = await new Promise<{ address?: string; error?: Error & { ip?: unknown } }>(
+		(resolve) =>
+			lookup(host, { all: true }, (error, addresses) => {
+				const all = Array.isArray(addresses) ? addresses : [];
+				const address = (all.find((a) => a.family === 4) ?? all[0])?.address;
+				resolve(error || !address ? { error: error ?? undefined } : { address });
+			}),
+	);
+	if (answer.address) return { address: answer.address };
+	// n8n's SSRF errors name themselves (SsrfBlockedIpError, SsrfBlockedHostnameError).
+	if (!answer.error?.name.startsWith('SsrfBlocked'))
+		return {
+			problem: `its host name ${link.hostname} could not be looked up, so n8n could not check where it leads`,
+		};
+	const { ip, message } = answer.error;
+	const where = typeof ip === 'string' && ip !== host;
+	return {
+		problem: `it leads to an address n8n's SSRF rules block${where ? ` (${ip})` : ''}: ${message}. An n8n administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES`,
+	};
+}
+
+/** The request's address: `link` itself, or `address` in its place with the host name kept for
+ *  the server (Host) and for TLS (SNI and the certificate's name), so nothing looks it up again. */
+function toAddress(link: URL, address?: string) {
+	const host = link.hostname.replace(/^\[|\]$/g, '');
+	if (!address || address === host) return { url: link.href };
+	const url = new URL(link.href);
+	url.hostname = address.includes(':') ? `[${address}]` : address;
+	return { url: url.href, headers: { host: link.host }, agentOptions: { servername: host } };
 }
 
 /** Why `link` must not be fetched, as written. Only a local http Base URL (the emulator, a test
@@ -212,10 +235,12 @@ const PRIVATE_IPV4 =
 	/^(0|10|127|22[4-9]|2[3-5]\d)\.|^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|^169\.254\.|^172\.(1[6-9]|2\d|3[01])\.|^192\.(168|0\.[02])\.|^198\.(1[89]|51\.100)\.|^203\.0\.113\./;
 
 /** IPv6 not on the public internet, as the URL parser writes it: ::/96 (unspecified, loopback,
- *  IPv4-compatible), ::ffff:0:0/96 (IPv4-mapped), NAT64 64:ff9b::/96 and 64:ff9b:1::/48, unique
- *  local fc00::/7, link-local and site-local fe80::/9, multicast ff00::/8. */
+ *  IPv4-compatible), ::ffff:0:0/96 (IPv4-mapped), ::ffff:0:0:0/96 (IPv4-translated), NAT64
+ *  64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16 (each holds an IPv4 address: none is a storage's),
+ *  unique local fc00::/7, link-local and site-local fe80::/9, multicast ff00::/8. (n8n's default
+ *  rules have ::1, fc00::/7, fe80::/10 and the IPv4-mapped forms of their IPv4 ranges only.) */
 const PRIVATE_IPV6 =
-	/^(::(ffff:)?|64:ff9b::)([\da-f]{1,4}(:[\da-f]{1,4})?)?$|^64:ff9b:1:|^(f[cdf][\da-f]|fe[89a-f])[\da-f]:/;
+	/^(::(ffff:(0:)?)?|64:ff9b::)([\da-f]{1,4}(:[\da-f]{1,4})?)?$|^(64:ff9b:1|2002):|^(f[cdf][\da-f]|fe[89a-f])[\da-f]:/;
 
 /** Whether a host is this machine or a private, shared, reserved or multicast address, as written.
  *  The URL parser writes each address one way (127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1; IPv6
