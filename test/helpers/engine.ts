@@ -27,7 +27,13 @@ import { nodeTypes, PACKAGE } from './nodeTypes';
 export { additionalData, type BotDojoCredentialData } from './additionalData';
 export { nodeTypes } from './nodeTypes';
 export { runPoll, type PollResult, type PollSettings } from './poll';
-export { binaryStoragePath, readBinary, setBinaryMode, type BinaryMode } from './binary';
+export {
+	binaryStoragePath,
+	databaseFileCount,
+	readBinary,
+	setBinaryMode,
+	type BinaryMode,
+} from './binary';
 
 export interface NodeUnderTest {
 	/** Short type, e.g. `botDojoRunFlow`; prefixed with the package name as n8n does. */
