@@ -92,22 +92,29 @@ async function startQueueN8n({
 		const state = { main: await startMain() };
 		processes.push({ stop: () => state.main.stop() });
 		log(`n8n main on ${state.main.url} (log: ${mainLog})`);
-		const started = await Promise.all(
+		const startWorkers = Promise.all(
 			Array.from({ length: workers }, async (_, index) => {
 				const worker = await prepare(`worker-${index + 1}`);
 				const logFile = path.join(folder, `worker-${index + 1}.log`);
-				const workerProcess = await startN8n({
-					...worker,
-					logFile,
-					command: ['worker', '--concurrency=10'],
-					extraEnv: { ...extra, ...workerEnv, QUEUE_HEALTH_CHECK_PORT: String(worker.port) },
-					onSpawn: (stopWorker) => processes.push({ stop: stopWorker }),
-				});
-				log(`n8n worker ${index + 1} ready (log: ${logFile})`);
-				return { ...workerProcess, logFile };
+				// { url, child, stop, exited } of its current process; restart() starts a new one
+				// (after a test killed it) with the same folder, port and log.
+				const record = { logFile };
+				const start = async () => {
+					const workerProcess = await startN8n({
+						...worker,
+						logFile,
+						command: ['worker', '--concurrency=10'],
+						extraEnv: { ...extra, ...workerEnv, QUEUE_HEALTH_CHECK_PORT: String(worker.port) },
+						onSpawn: (stopWorker) => processes.push({ stop: stopWorker }),
+					});
+					log(`n8n worker ${index + 1} ready (log: ${logFile})`);
+					return Object.assign(record, workerProcess);
+				};
+				record.restart = start;
+				return await start();
 			}),
 		);
-		const webhookProcesses = await Promise.all(
+		const startWebhooks = Promise.all(
 			hooks.map(async (hook, index) => {
 				const logFile = path.join(folder, `webhook-${index + 1}.log`);
 				const webhookProcess = await startN8n({
@@ -121,6 +128,8 @@ async function startQueueN8n({
 				return { ...webhookProcess, logFile };
 			}),
 		);
+		// Workers and webhook processes start side by side.
+		const [started, webhookProcesses] = await Promise.all([startWorkers, startWebhooks]);
 		return {
 			url: state.main.url,
 			webhookUrl: webhookProcesses[0]?.url ?? state.main.url,

@@ -45,9 +45,14 @@ module.exports = function fileChecks(env, log) {
 		async () => {
 			const records = seed('flow_queue_export', 120);
 			const ids = records.map((r) => r.id);
-			const before = new Set((await executionsOf('bdQueueExport')).map((e) => e.id));
+			const before = new Set(
+				[
+					...(await executionsOf('bdQueueExportCsv')),
+					...(await executionsOf('bdQueueExportJsonl')),
+				].map((e) => e.id),
+			);
 
-			const csv = await post('bd-queue-export', { flowId: 'flow_queue_export', output: 'csvFile' });
+			const csv = await post('bd-queue-export-csv', { flowId: 'flow_queue_export' });
 			const csvText = await csv.text();
 			assert.equal(csv.status, 200, csvText.slice(0, 500));
 			assert.match(csv.headers.get('content-type'), /^text\/csv/);
@@ -60,10 +65,7 @@ module.exports = function fileChecks(env, log) {
 			const question = header.indexOf('userMessage');
 			assert.equal(rows[7][question], 'question 7, with "quotes"');
 
-			const lines = await post('bd-queue-export', {
-				flowId: 'flow_queue_export',
-				output: 'jsonLinesFile',
-			});
+			const lines = await post('bd-queue-export-jsonl', { flowId: 'flow_queue_export' });
 			const linesText = await lines.text();
 			assert.equal(lines.status, 200, linesText.slice(0, 500));
 			const parsed = linesText
@@ -74,7 +76,10 @@ module.exports = function fileChecks(env, log) {
 				parsed.map((record) => record.flowRequestId),
 				ids,
 			);
-			const executions = (await executionsOf('bdQueueExport')).filter((e) => !before.has(e.id));
+			const executions = [
+				...(await executionsOf('bdQueueExportCsv')),
+				...(await executionsOf('bdQueueExportJsonl')),
+			].filter((e) => !before.has(e.id));
 			assert.equal(executions.length, 2);
 			const perWorker = workersThatRan(executions.map((e) => e.id));
 			assert.equal(
@@ -93,10 +98,7 @@ module.exports = function fileChecks(env, log) {
 		{ timeout: 300_000 },
 		async () => {
 			seed('flow_queue_big', 700, 2000);
-			const response = await post('bd-queue-export', {
-				flowId: 'flow_queue_big',
-				output: 'csvFile',
-			});
+			const response = await post('bd-queue-export-csv', { flowId: 'flow_queue_big' });
 			const text = await response.text();
 			assert.equal(response.status, 422, text.slice(0, 500));
 			const { error, details } = JSON.parse(text);

@@ -40,9 +40,8 @@ module.exports = function webhookProcessChecks(env, log) {
 				workersThatRan([executions[0].id]).reduce((a, b) => a + b, 0),
 				1,
 			);
-			const hookLog = require('node:fs').readFileSync(env.stack.n8n.webhooks[0].logFile, 'utf8');
 			log(
-				`streaming Webhook via the webhook process: ${tokens.length} tokens, one end, 1 run (webhook log ${hookLog.length} bytes)`,
+				`streaming Webhook via the webhook process: ${words.length} tokens in ${tokens.length} item lines, one end, 1 run`,
 			);
 		},
 	);
