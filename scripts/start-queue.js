@@ -2,7 +2,7 @@
 /**
  * `npm run start:queue`: the BotDojo emulator, Redis and PostgreSQL (Debian's packages, started
  * as our own processes on 127.0.0.1, data in .queue-local/), and n8n 2.40.7 in queue mode (main +
- * 2 workers, each with the packed package), with the demo workflows and the queue-mode workflows
+ * 2 workers + 1 webhook process, each with the packed package), with the demo workflows and the queue-mode workflows
  * of test/e2e-queue/workflows (chat with Redis Chat Memory, Webhook with Postgres Chat Memory).
  * Prints where to sign in. Ctrl-C stops everything and removes .queue-local/ of this run.
  */
@@ -48,11 +48,13 @@ async function main() {
 	const chat = stack.workflows.find((w) => w.id === 'bdQueueChat');
 	const webhookId = chat.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
 	log('');
-	log(`n8n (queue mode, 2 workers) on ${stack.n8n.url}`);
-	log(`  sign in as ${owner.email} / ${owner.password}`);
-	log(`  public chat (Redis Chat Memory): ${stack.n8n.url}/webhook/${webhookId}/chat`);
 	log(
-		`  webhook (Postgres Chat Memory):  POST ${stack.n8n.url}/webhook/bd-queue-memory {"chat":"c1","text":"Hi"}`,
+		`n8n (queue mode, 2 workers) on ${stack.n8n.url}; production webhooks and chats on ${stack.n8n.webhookUrl}`,
+	);
+	log(`  sign in as ${owner.email} / ${owner.password}`);
+	log(`  public chat (Redis Chat Memory): ${stack.n8n.webhookUrl}/webhook/${webhookId}/chat`);
+	log(
+		`  webhook (Postgres Chat Memory):  POST ${stack.n8n.webhookUrl}/webhook/bd-queue-memory {"chat":"c1","text":"Hi"}`,
 	);
 	log('Ctrl-C stops everything.');
 }

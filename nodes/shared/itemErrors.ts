@@ -22,6 +22,25 @@ export function isNodeError(
 	);
 }
 
+/**
+ * The error that fails the node. A streaming caller (a Chat Trigger or Webhook in streaming mode)
+ * gets only its description from n8n (n8n-core's handleNodeExecutionError): there the description
+ * starts with the headline, so the person in the chat reads what failed as well as why.
+ */
+export function nodeFailure(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): ExecutionBaseError {
+	const failure = asNodeError(ctx, error, itemIndex);
+	const { isStreaming } = ctx as Partial<Pick<IExecuteFunctions, 'isStreaming'>>;
+	if (typeof isStreaming !== 'function' || isStreaming.call(ctx) !== true) return failure;
+	const { message, description } = failure;
+	if (description && !description.startsWith(message))
+		failure.description = `${message}${/[.!?]$/.test(message) ? '' : '.'} ${description}`;
+	return failure;
+}
+
 /** A node error passes as it is; anything else is wrapped, naming the item it failed on. */
 export function asNodeError(
 	ctx: IExecuteFunctions,
@@ -33,13 +52,21 @@ export function asNodeError(
 		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/** Continue On Fail: the item output in place of a failed one, `{ error, description }`. */
+/**
+ * Continue On Fail: the item output in place of a failed one, `{ error, description }`. On Error ›
+ * Continue (using error output): `{ error, details }`, as n8n routes to the error output only items
+ * whose fields are among `error`, `message` and `details` (an item's `error` object would do too,
+ * but n8n then keeps only its message).
+ */
 export function errorItem(
-	failure: Error & { description?: string | null },
+	ctx: IExecuteFunctions,
+	failure: ExecutionBaseError,
 	itemIndex: number,
 ): INodeExecutionData {
-	return {
-		json: { error: failure.message, description: failure.description ?? null },
-		pairedItem: { item: itemIndex },
-	};
+	const description = failure.description ?? null;
+	const json =
+		ctx.getNode().onError === 'continueErrorOutput'
+			? { error: failure.message, details: description }
+			: { error: failure.message, description };
+	return { json, pairedItem: { item: itemIndex } };
 }

@@ -141,11 +141,17 @@ async function startPostgres(dir) {
 			sql,
 		]);
 	psql('CREATE DATABASE n8n');
+	/** One query on n8n's database; its rows as `|`-separated lines. */
+	const query = (sql) =>
+		runOrThrow(pgBin('psql'), [
+			...['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'n8n'],
+			...['-v', 'ON_ERROR_STOP=1', '-tA', '-c', sql],
+		]).trim();
 	const stop = async (keep = false) => {
 		await server.stop();
 		if (!keep) remove();
 	};
-	return { port, database: 'n8n', user: 'postgres', psql, stop };
+	return { port, database: 'n8n', user: 'postgres', psql, query, stop };
 }
 
 /** Starts Redis and PostgreSQL in a fresh folder under `.queue-local/`. */

@@ -48,10 +48,18 @@ function memoryCredentials(services) {
 
 /**
  * @param botDojo { baseUrl, accountId, projectId, apiKey }
- * @param extraEnv environment for every n8n process (see startQueueN8n)
+ * @param extraEnv environment for every n8n process, workerEnv for the workers (see startQueueN8n)
  * @returns { services, n8n, session, owner, workflows, stop(keep) }
  */
-async function startQueueStack({ botDojo, owner, workers = 2, extraEnv, log = console.log }) {
+async function startQueueStack({
+	botDojo,
+	owner,
+	workers = 2,
+	webhooks = 1,
+	extraEnv,
+	workerEnv,
+	log = console.log,
+}) {
 	await local.ensureN8nInstalled({ log });
 	const packed = local.buildAndPack();
 	const services = await startQueueServices(log);
@@ -72,7 +80,9 @@ async function startQueueStack({ botDojo, owner, workers = 2, extraEnv, log = co
 			credentials,
 			workflows,
 			workers,
+			webhooks,
 			extraEnv,
+			workerEnv,
 			log,
 		});
 		const session = new local.N8nSession(n8n.url);

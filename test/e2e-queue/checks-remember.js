@@ -47,7 +47,7 @@ module.exports = function rememberChecks(env, log) {
 		async () => {
 			const chats = Array.from({ length: 20 }, (_, i) => `remember-${i}-${Date.now()}`);
 			const rounds = 3;
-			const url = `${env.stack.n8n.url}/webhook/bd-queue-remember`;
+			const url = `${env.stack.n8n.webhookUrl}/webhook/bd-queue-remember`;
 			const answers = [];
 			const before = new Set((await executionsOf('bdQueueWebhookRemember')).map((e) => e.id));
 			for (let round = 1; round <= rounds; round++) {
@@ -106,7 +106,7 @@ module.exports = function rememberChecks(env, log) {
 	);
 
 	test(
-		'Remember by Key in queue mode, public chat: the chat user reads the refusal naming Keep in Chat Memory',
+		'Remember by Key in queue mode, public chat: the chat user reads the refusal, its headline first, naming Keep in Chat Memory',
 		{ timeout: 300_000 },
 		async () => {
 			const url = publicChatUrl('bdQueueChatRemember');
@@ -125,7 +125,11 @@ module.exports = function rememberChecks(env, log) {
 					assert.equal(status, 200);
 					const errors = lines.filter((l) => l.json?.type === 'error');
 					assert.equal(errors.length, 1, JSON.stringify(lines.map((l) => l.json)));
-					assert.match(errors[0].json.content, /Keep in Chat Memory/);
+					// The headline first: n8n streams a failed node's description alone.
+					assert.match(
+						errors[0].json.content,
+						/^Session: Remember by Key cannot be used on a queue-mode worker\. Choose Keep in Chat Memory\. This execution ran on an n8n worker/,
+					);
 					assert.equal(lines.filter((l) => l.json?.type === 'item').length, 0);
 				}
 			}

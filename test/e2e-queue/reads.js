@@ -25,11 +25,12 @@ module.exports = function queueReads(env) {
 		return record.flow_session_id;
 	}
 
-	/** The public chat's address of a workflow of the stack (its Chat Trigger's webhook). */
+	/** The public chat's address of a workflow of the stack (its Chat Trigger's webhook, served by
+	 *  the webhook process). */
 	function publicChatUrl(workflowId) {
 		const workflow = env.stack.workflows.find((w) => w.id === workflowId);
 		const webhookId = workflow.nodes.find((n) => n.type.endsWith('.chatTrigger')).webhookId;
-		return `${env.stack.n8n.url}/webhook/${webhookId}/chat`;
+		return `${env.stack.n8n.webhookUrl}/webhook/${webhookId}/chat`;
 	}
 
 	/** Executions of a workflow as n8n's Executions list shows them (newest first). */

@@ -1,10 +1,12 @@
 'use strict';
 /**
- * Queue-mode end-to-end suite (`npm run test:e2e:queue`): n8n 2.40.7 main + 2 workers, Redis and
- * PostgreSQL (Debian's packages, our own processes on 127.0.0.1), the packed package in every
- * process, against the BotDojo emulator in this process. Several conversations at once through
- * the public chat (Redis Chat Memory) and a Webhook (Postgres Chat Memory); the emulator's request
- * log shows which session each run asked for.
+ * Queue-mode end-to-end suite (`npm run test:e2e:queue`): n8n 2.40.7 main + 2 workers + 1 webhook
+ * process (production webhooks and chats go to it), Redis and PostgreSQL (Debian's packages, our
+ * own processes on 127.0.0.1), the packed package in every process, against the BotDojo emulator
+ * in this process. Several conversations at once through the public chat (Redis Chat Memory) and a
+ * Webhook (Postgres Chat Memory); the emulator's request log shows which session each run asked
+ * for. Then files (checks-files), the webhook process (checks-webhookProcess), Remember by Key,
+ * the Trigger under durable poll cursors and a worker killed mid-stream.
  *   QUEUE_KEEP=1  keep .queue-local/ (logs, data) afterwards
  */
 const assert = require('node:assert/strict');
@@ -43,7 +45,14 @@ before(
 				QUEUE_WORKER_LOCK_DURATION: '10000',
 				QUEUE_WORKER_LOCK_RENEW_TIME: '2500',
 				QUEUE_WORKER_STALLED_INTERVAL: '5000',
+				// n8n's durable poll cursors (checks-durableCursor): all four or none take effect.
+				N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+				N8N_SCHEDULER_ENABLED: 'true',
+				N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+				N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
 			},
+			// n8n's per-file cap of its database binary mode, lowered so checks-files can pass it.
+			workerEnv: { N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE: '1' },
 			log,
 		});
 	},
@@ -87,7 +96,7 @@ async function twoRounds(prefix, say) {
 
 /** `say` for a production webhook of the stack: posts `{ chat, text }`, returns its JSON answer. */
 function webhookSay(path) {
-	const url = `${env.stack.n8n.url}/webhook/${path}`;
+	const url = `${env.stack.n8n.webhookUrl}/webhook/${path}`;
 	return async (chat, text) => {
 		const response = await fetch(url, {
 			method: 'POST',
@@ -153,6 +162,9 @@ test(
 	},
 );
 
+require('./checks-files')(env, log);
+require('./checks-webhookProcess')(env, log);
 require('./checks-remember')(env, log);
+require('./checks-durableCursor')(env, log);
 // Last: it kills a worker and does not restart it.
 require('./checks-workerCrash')(env, log);

@@ -8,7 +8,10 @@ import { until } from '../helpers/until';
 
 const env = useEmulator();
 
-function queryIndex(parameters: Record<string, unknown>, extra: { continueOnFail?: boolean } = {}) {
+function queryIndex(
+	parameters: Record<string, unknown>,
+	extra: { continueOnFail?: boolean; onError?: 'continueErrorOutput' } = {},
+) {
 	return { type: 'botDojoQueryIndex', parameters: parameters as never, ...extra };
 }
 
@@ -58,6 +61,28 @@ describe('runner: output', () => {
 });
 
 describe('runner: Continue On Fail', () => {
+	it('On Error › Continue (using error output): failed items go to the error output, the others to the success output', async () => {
+		const { items, errorItems, error } = await runNode({
+			node: queryIndex(perItemQuery, { onError: 'continueErrorOutput' }),
+			items: [
+				{ json: { index: 'idx_nope', q: {} } },
+				{ json: { index: 'idx_docs', q: { lang: 'de' } } },
+			],
+			credentials: env.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json.metadata).toMatchObject({ lang: 'de' });
+		expect(errorItems).toHaveLength(1);
+		// n8n adds the failed item's input fields to what the node gave: { error, details }.
+		expect(errorItems[0].json).toEqual({
+			index: 'idx_nope',
+			q: {},
+			error: expect.stringMatching(/^BotDojo could not find it/),
+			details: expect.stringMatching(/^Check the Index ID/),
+		});
+	});
+
 	it('gives every failed item the one shape { error, description } and keeps the others', async () => {
 		const { items, error } = await runNode({
 			node: queryIndex(perItemQuery, { continueOnFail: true }),

@@ -45,7 +45,7 @@ function seedRecords(start = Date.now() - 60_000): void {
 }
 
 function asResult(items: INodeExecutionData[]): RunResult {
-	return { items, chunks: [], run: { data: {} } as never, staticData: {} };
+	return { items, errorItems: [], chunks: [], run: { data: {} } as never, staticData: {} };
 }
 
 function expectRedacted(items: INodeExecutionData[]): void {

@@ -7,9 +7,11 @@ import * as path from 'node:path';
 
 /**
  * n8n's binary data modes: `memory` keeps a file as base64 in its item, `filesystem` stores it
- * under a temp folder and leaves an `id` in the item (what n8n does by default for large files).
+ * under a temp folder and leaves an `id` in the item (what n8n does by default for large files),
+ * `database` (queue mode's default in n8n 2.x) keeps it whole, at most
+ * N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE MiB (n8n-core's BinaryDataConfig reads it).
  */
-export type BinaryMode = 'memory' | 'filesystem';
+export type BinaryMode = 'memory' | 'filesystem' | 'database';
 
 /** n8n-core's own DI container (it may carry its own copy of @n8n/di). */
 export function coreContainer(): { get<T>(type: new (...args: never[]) => T): T } {
@@ -37,8 +39,55 @@ export async function setBinaryMode(mode: BinaryMode): Promise<void> {
 		);
 		await service.init();
 	}
+	if (mode === 'database') {
+		service.managers.database ??= databaseManager(container.get(BinaryDataConfig).dbMaxFileSize);
+		service.mode = 'database';
+		return;
+	}
 	// With no manager for the mode, n8n-core keeps binaries in memory (base64 in the item).
 	service.mode = mode === 'filesystem' ? 'filesystem-v2' : 'default';
+}
+
+/**
+ * n8n's DatabaseManager (in the n8n package, not n8n-core) with a Map for its table: `store`
+ * reads the body whole and refuses it beyond the cap before storing anything, as n8n 2.40.7 does.
+ */
+function databaseManager(maxFileSizeMb: number) {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { FileTooLargeError } = require('n8n-core') as typeof import('n8n-core');
+	const network = require.resolve('@n8n/backend-network', { paths: [require.resolve('n8n-core')] });
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { binaryToBuffer } = require(network) as { binaryToBuffer(body: unknown): Promise<Buffer> };
+	const files = new Map<string, Buffer>();
+	return {
+		async store(_location: unknown, body: unknown, metadata: { fileName?: string }) {
+			const buffer = await binaryToBuffer(body);
+			const fileId = `db-${files.size + 1}`;
+			const fileSizeMb = buffer.length / (1024 * 1024);
+			if (fileSizeMb > maxFileSizeMb)
+				throw new FileTooLargeError({
+					fileSizeMb,
+					maxFileSizeMb,
+					fileId,
+					fileName: metadata.fileName,
+				});
+			files.set(fileId, buffer);
+			return { fileId, fileSize: buffer.length };
+		},
+		getAsBuffer: async (fileId: string) => files.get(fileId),
+		/** The files stored so far (a refused file is not among them). */
+		files,
+	};
+}
+
+/** How many files the database stand-in holds (after setBinaryMode('database')). */
+export function databaseFileCount(): number {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { BinaryDataService } = require('n8n-core') as typeof import('n8n-core');
+	const service = coreContainer().get(BinaryDataService) as unknown as {
+		managers: { database?: { files: Map<string, Buffer> } };
+	};
+	return service.managers.database?.files.size ?? 0;
 }
 
 /** The bytes of a binary in either mode, read the way nodes read them. */

@@ -27,7 +27,13 @@ import { nodeTypes, PACKAGE } from './nodeTypes';
 export { additionalData, type BotDojoCredentialData } from './additionalData';
 export { nodeTypes } from './nodeTypes';
 export { emittedIds, runPoll, type PollResult, type PollSettings } from './poll';
-export { binaryStoragePath, readBinary, setBinaryMode, type BinaryMode } from './binary';
+export {
+	binaryStoragePath,
+	databaseFileCount,
+	readBinary,
+	setBinaryMode,
+	type BinaryMode,
+} from './binary';
 
 export interface NodeUnderTest {
 	/** Short type, e.g. `botDojoRunFlow`; prefixed with the package name as n8n does. */
@@ -36,6 +42,8 @@ export interface NodeUnderTest {
 	name?: string;
 	typeVersion?: number;
 	continueOnFail?: boolean;
+	/** On Error setting; `continueErrorOutput` gives the node an error output (`errorItems`). */
+	onError?: INode['onError'];
 	/** Id of the credential to use (see `credentials`); default `main`. */
 	credentialId?: string | null;
 }
@@ -63,6 +71,8 @@ export interface RunSettings {
 export interface RunResult {
 	/** Output items of the node under test (first output). */
 	items: INodeExecutionData[];
+	/** Items n8n routed to the error output (On Error: Continue (using error output)). */
+	errorItems: INodeExecutionData[];
 	/** The execution error, when the workflow failed. */
 	error?: ExecutionError;
 	chunks: Array<{ chunk: StructuredChunk; receivedAt: number }>;
@@ -99,6 +109,7 @@ export function startRun(settings: RunSettings): StartedRun {
 			position: [200, 0],
 			parameters: settings.node.parameters,
 			continueOnFail: settings.node.continueOnFail,
+			onError: settings.node.onError,
 			credentials: credentialId
 				? { botDojoApi: { id: credentialId, name: `BotDojo ${credentialId}` } }
 				: undefined,
@@ -168,11 +179,13 @@ export function startRun(settings: RunSettings): StartedRun {
 		const run = await execution;
 		const runData = run.data.resultData.runData[nodeName];
 		const items = runData?.[0]?.data?.main?.[0] ?? [];
+		const errorItems = runData?.[0]?.data?.main?.[1] ?? [];
 		if (settings.staticData && workflow.staticData !== settings.staticData) {
 			Object.assign(settings.staticData, workflow.staticData);
 		}
 		return {
 			items,
+			errorItems,
 			error: run.data.resultData.error,
 			chunks,
 			run,

@@ -150,6 +150,27 @@ describe('BotDojo Run Flow: session kept in a chat memory', () => {
 		expect(env.emu.requestsTo('createSession')).toHaveLength(0);
 	});
 
+	it('a streaming chat reads the refusal with its headline (n8n streams the description alone)', async () => {
+		chatLists.set('chat-streamed', new InMemoryChatMessageHistory());
+		const { error, chunks } = await runFlow(env, {
+			parameters,
+			items: [{ json: { chat: 'chat-streamed', text: 'Hello' } }],
+			staticData: {},
+			mode: 'webhook',
+			subNodes: [memoryOfChat],
+			streaming: true,
+		});
+		expect(error?.message).toBe(
+			'Session: Keep in Chat Memory needs a memory that names its conversation',
+		);
+		const errors = chunks.filter(({ chunk }) => chunk.type === 'error');
+		expect(errors).toHaveLength(1);
+		expect(errors[0].chunk.content).toMatch(
+			/^Session: Keep in Chat Memory needs a memory that names its conversation\. The connected memory does not tell the node which conversation it holds \(n8n's Simple Memory does not\)/,
+		);
+		expect(env.emu.requestsTo('run')).toHaveLength(0);
+	});
+
 	it('does not read unsigned markers (written by earlier versions, or typed by anyone)', async () => {
 		const other = await say('chat-other', 'Hello');
 		const history = conversationHistory('chat-old');

@@ -6,6 +6,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { chunkStream } from '../../shared/binary/chunkStream';
+import { storeFile, type FileBody } from '../../shared/binary/storeFile';
 import { OutputItems } from '../../shared/execution/operation';
 import { simplifyFlowRequest } from '../../shared/params/simplify';
 import { exportPages, type ExportQuery } from '../../shared/transport/api';
@@ -85,14 +86,15 @@ export async function exportToFile(
 		hasMore: false,
 	};
 	const body = chunkStream(fileChunks(ctx, query, settings, summary, itemIndex));
-	// n8n stores the body only when every chunk came: a failed page rejects here and n8n removes
-	// the partly written file, so no item with a half file goes on. (The helper's type names
-	// Node's Readable, which community nodes may not import; the body serves what n8n reads.)
-	const binary = await ctx.helpers.prepareBinaryData(
-		body as unknown as Buffer,
-		settings.fileName,
-		FILE_TYPES[settings.format].mimeType,
-	);
+	// n8n stores the body only when every chunk came: a failed page (or a file beyond n8n's
+	// per-file cap) rejects here and nothing is stored, so no item with a half file goes on.
+	const binary = await storeFile(ctx, body as unknown as FileBody, {
+		fileName: settings.fileName,
+		mimeType: FILE_TYPES[settings.format].mimeType,
+		itemIndex,
+		wayAround:
+			'Export less per file: a smaller date range (From Date / To Date) or a Limit, continuing from the cursor in Start Cursor; or choose Output: Items with Include Cursor.',
+	});
 	const json: IDataObject = { ...summary, fileName: binary.fileName ?? settings.fileName };
 	return new OutputItems([{ json, binary: { [settings.binaryProperty]: binary } }]);
 }

@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { storeFile } from '../../shared/binary/storeFile';
 import { OutputItems, type Operation } from '../../shared/execution/operation';
 import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
 import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
@@ -128,9 +129,13 @@ export const operation: Operation<LinkRequest> = {
 			// Always pass a MIME type: without one n8n sniffs the bytes with a dynamic import.
 			const mimeType =
 				file.contentType || String(document.contentType ?? '') || 'application/octet-stream';
-			item.binary = {
-				[request.downloadInto]: await this.helpers.prepareBinaryData(file.data, fileName, mimeType),
-			};
+			const binary = await storeFile(this, file.data, {
+				fileName,
+				mimeType,
+				itemIndex,
+				wayAround: 'Turn off Download File and hand the link (url) to whoever needs the file.',
+			});
+			item.binary = { [request.downloadInto]: binary };
 		}
 		return new OutputItems([item]);
 	},

@@ -11,7 +11,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../itemErrors';
+import { asNodeError, errorItem, nodeFailure } from '../itemErrors';
 import { OutputItems, type Operation, type OperationOutput } from './operation';
 import { withItemlessParameters } from './parameters';
 import { runPool } from './pool';
@@ -55,7 +55,7 @@ async function runOperation(
 		try {
 			prepared.push({ ok: true, value: await operation.prepare.call(reader, itemIndex) });
 		} catch (error) {
-			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
+			if (!continueOnFail) throw nodeFailure(ctx, error, itemIndex);
 			prepared.push({ ok: false, error });
 		}
 	}
@@ -70,8 +70,8 @@ async function runOperation(
 				if (!item.ok) throw item.error;
 				return toOutputItems(await operation.execute.call(ctx, item.value, itemIndex), itemIndex);
 			} catch (error) {
-				if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
-				return [errorItem(asNodeError(ctx, error, itemIndex), itemIndex)];
+				if (!continueOnFail) throw nodeFailure(ctx, error, itemIndex);
+				return [errorItem(ctx, asNodeError(ctx, error, itemIndex), itemIndex)];
 			}
 		},
 		() => cancelSignal?.aborted === true,

@@ -6,6 +6,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
 import { chunkStream } from '../binary/chunkStream';
+import type { FileBody } from '../binary/storeFile';
 import { beginWithin, boundedChunks, readAnswer } from './bounds';
 import { AnswerBoundReached, saidByService } from './errors';
 import { readCredentials, REMOTE_HTTP } from './project';
@@ -14,8 +15,6 @@ import { redact, redactDeep } from './redaction';
 import { DEFAULT_RETRY, header, retryWhileRateLimited } from './request';
 
 const MAX_REDIRECTS = 5; // a storage may redirect once or twice
-/** A file's body as it arrives, for n8n's binary data (never held whole here). */
-type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
 /** The bounds of a file's download (README, "Limits"); tests lower them on this object. A file
  *  may be large and slow, so they follow its size: the record's `sizeBytes` plus a slack (a
