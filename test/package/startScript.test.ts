@@ -1,41 +1,22 @@
 /**
  * Issue 35 §13 and 36, the start script's small holes, checked on the script itself (the whole
  * first hour in a real n8n: npm run test:e2e:start). `npm start` runs in a copy of this clone, and
- * is stopped the moment it starts building: a check that fails must not go on to install n8n.
+ * is stopped the moment it starts building (packageScripts.startUntilBuild).
  */
-import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-
 import { linkStaticCache } from '../../scripts/lib/n8n-process';
-import { copyRepository, freePort, occupyPort, removeCopy } from '../helpers/packageScripts';
-
-type Result = { code: number | null; stdout: string; stderr: string };
-
-/** `node scripts/start.js` in dir; killed if it gets as far as building. */
-function startUntilBuild(dir: string, env: Record<string, string>): Promise<Result> {
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, ['scripts/start.js'], {
-			cwd: dir,
-			env: {
-				...process.env,
-				BOTDOJO_API_KEY: '',
-				BOTDOJO_ACCOUNT_ID: '',
-				BOTDOJO_PROJECT_ID: '',
-				...env,
-			},
-		});
-		const result: Result = { code: null, stdout: '', stderr: '' };
-		child.stdout.on('data', (chunk) => {
-			result.stdout += chunk;
-			if (result.stdout.includes('Building')) child.kill('SIGKILL');
-		});
-		child.stderr.on('data', (chunk) => (result.stderr += chunk));
-		child.on('close', (code) => resolve({ ...result, code }));
-	});
-}
+import {
+	copyRepository,
+	freePort,
+	holdClone,
+	isPrivateFolderOfOurs,
+	linkCacheTo,
+	occupyPort,
+	plantPredictableCache,
+	removeCopy,
+	removeFolders,
+	startUntilBuild,
+	tempFolder,
+} from '../helpers/packageScripts';
 
 describe('npm start', () => {
 	let dir: string;
@@ -44,32 +25,24 @@ describe('npm start', () => {
 	});
 	afterAll(() => removeCopy(dir));
 
+	const ports = async () => ({
+		N8N_PORT: String(await freePort()),
+		BOTDOJO_EMULATOR_PORT: String(await freePort()),
+	});
+
 	it('refuses a second start in the same clone, and leaves the first running', async () => {
-		// Stands for the first `npm start`: a live process whose command line runs scripts/start.js.
-		const first = spawn(process.execPath, [
-			'-e',
-			'setInterval(() => {}, 1000)',
-			'scripts/start.js',
-		]);
-		const userFolder = path.join(dir, '.n8n-local', 'user');
-		fs.mkdirSync(userFolder, { recursive: true });
-		fs.writeFileSync(path.join(userFolder, 'npm-start.pid'), String(first.pid));
+		const first = holdClone(dir);
 		try {
-			const second = await startUntilBuild(dir, {
-				N8N_PORT: String(await freePort()),
-				BOTDOJO_EMULATOR_PORT: String(await freePort()),
-			});
+			const second = await startUntilBuild(dir, await ports());
 			expect(second.stderr).toContain(
 				`npm start is already running in this clone (pid ${first.pid}); it keeps running. Use its n8n, or stop it first (Ctrl-C in its terminal, or kill ${first.pid}).`,
 			);
 			expect(second.code).toBe(1);
 			expect(second.stdout).not.toContain('Building');
-			expect(first.exitCode).toBeNull();
-			expect(fs.readFileSync(path.join(userFolder, 'npm-start.pid'), 'utf8')).toBe(
-				String(first.pid),
-			);
+			expect(first.alive()).toBe(true);
+			expect(first.claim()).toBe(String(first.pid));
 		} finally {
-			first.kill();
+			first.stop();
 		}
 	});
 
@@ -77,8 +50,7 @@ describe('npm start', () => {
 		const busy = await occupyPort();
 		try {
 			const result = await startUntilBuild(dir, {
-				N8N_PORT: String(await freePort()),
-				BOTDOJO_EMULATOR_PORT: String(await freePort()),
+				...(await ports()),
 				N8N_RUNNERS_BROKER_PORT: String(busy.port),
 			});
 			expect(result.stderr).toContain(
@@ -93,49 +65,32 @@ describe('npm start', () => {
 });
 
 describe("n8n's editor cache (linkStaticCache)", () => {
-	let userFolder: string;
-	beforeEach(() => {
-		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'botdojo-user-'));
-	});
-	afterEach(() => {
-		const target = fs.readlinkSync(path.join(userFolder, '.cache'));
-		fs.rmSync(target, { recursive: true, force: true });
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	});
-
-	const isPrivateAndOurs = (folder: string) => {
-		const stat = fs.lstatSync(folder);
-		return stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o777) === 0o700;
+	const made: string[] = [];
+	afterAll(() => removeFolders(...made));
+	const folder = (prefix: string, mode?: number) => {
+		const created = tempFolder(prefix, mode);
+		made.push(created);
+		return created;
 	};
 
 	it('is a private folder of ours, not a predictable one that someone else may have made', () => {
-		// The folder the cache had before, a name anyone could compute, made first by someone else.
-		const hash = crypto.createHash('sha1').update(userFolder).digest('hex').slice(0, 12);
-		const planted = path.join(os.tmpdir(), 'n8n-nodes-botdojo-cache', hash);
-		fs.mkdirSync(planted, { recursive: true, mode: 0o777 });
-		fs.chmodSync(planted, 0o777);
-		try {
-			const target = linkStaticCache(userFolder);
-			expect(target).not.toBe(planted);
-			expect(fs.realpathSync(path.join(userFolder, '.cache'))).toBe(fs.realpathSync(target));
-			expect(isPrivateAndOurs(target)).toBe(true);
-			expect(linkStaticCache(userFolder)).toBe(target); // kept from one start to the next
-		} finally {
-			fs.rmSync(planted, { recursive: true, force: true });
-		}
+		const userFolder = folder('botdojo-user-');
+		const planted = plantPredictableCache(userFolder);
+		made.push(planted);
+		const target = linkStaticCache(userFolder);
+		made.push(target);
+		expect(target).not.toBe(planted);
+		expect(isPrivateFolderOfOurs(target)).toBe(true);
+		expect(linkStaticCache(userFolder)).toBe(target); // kept from one start to the next
 	});
 
 	it('leaves a folder that others may write, and links a private one instead', () => {
-		const open = fs.mkdtempSync(path.join(os.tmpdir(), 'botdojo-open-'));
-		fs.chmodSync(open, 0o777);
-		fs.symlinkSync(open, path.join(userFolder, '.cache'), 'dir');
-		try {
-			const target = linkStaticCache(userFolder);
-			expect(target).not.toBe(open);
-			expect(isPrivateAndOurs(target)).toBe(true);
-			expect(fs.existsSync(open)).toBe(true); // not ours to remove
-		} finally {
-			fs.rmSync(open, { recursive: true, force: true });
-		}
+		const userFolder = folder('botdojo-user-');
+		const open = folder('botdojo-open-', 0o777);
+		linkCacheTo(userFolder, open);
+		const target = linkStaticCache(userFolder);
+		made.push(target);
+		expect(target).not.toBe(open);
+		expect(isPrivateFolderOfOurs(target)).toBe(true);
 	});
 });
