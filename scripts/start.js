@@ -6,11 +6,13 @@
  *
  * With BOTDOJO_API_KEY, BOTDOJO_ACCOUNT_ID and BOTDOJO_PROJECT_ID set (and optionally
  * BOTDOJO_BASE_URL), the credential points at the real BotDojo instead, and no emulator runs.
- * N8N_PORT and BOTDOJO_EMULATOR_PORT change the ports.
+ * N8N_PORT, BOTDOJO_EMULATOR_PORT and N8N_RUNNERS_BROKER_PORT (n8n's task broker; a free port
+ * when unset) change the ports.
  *
  * Stopping: Ctrl-C (SIGINT), SIGTERM (npm forwards it) and a closed terminal (SIGHUP) stop n8n,
- * its task runner and the emulator; so does the end of the parent `npm` process. An n8n left
- * running by an earlier start that was killed outright (SIGKILL) is stopped at the next start.
+ * its task runner and the emulator; so does the end of the parent `npm` process. A second
+ * `npm start` in the same clone refuses while the first runs. An n8n left running by an earlier
+ * start that was killed outright (SIGKILL) is stopped at the next start.
  */
 const fs = require('node:fs');
 const net = require('node:net');
@@ -24,8 +26,11 @@ const USER_FOLDER = path.join(local.LOCAL_DIR, 'user');
 const OWNER_FILE = path.join(USER_FOLDER, 'owner.json');
 const LOG_FILE = path.join(USER_FOLDER, 'n8n.log');
 const PID_FILE = path.join(USER_FOLDER, 'n8n.pid');
+// The `npm start` that runs on this clone: a second one refuses instead of stopping its n8n.
+const START_PID_FILE = path.join(USER_FOLDER, 'npm-start.pid');
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const EMULATOR_PORT = Number(process.env.BOTDOJO_EMULATOR_PORT || 3789);
+const BROKER_PORT = Number(process.env.N8N_RUNNERS_BROKER_PORT) || undefined;
 // Demos whose trigger only works when the workflow is published: the public chat and the poller.
 const ACTIVATE = ['bdDemoChat', 'bdDemoTrigger'];
 
@@ -49,21 +54,55 @@ function isAlive(pid) {
 	}
 }
 
+function readPid(file) {
+	try {
+		return Number(fs.readFileSync(file, 'utf8')) || undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A process's command line ('' when it is gone or the system has no /proc). */
+function commandLine(pid) {
+	try {
+		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Makes this the one `npm start` of the clone, or refuses: a second one would stop the first's
+ * n8n (the leftover clean-up below) and import over its database. The claim is a file created
+ * exclusively, holding our pid, removed when we exit; one left by a killed start is taken over.
+ */
+function claimTheClone() {
+	fs.mkdirSync(USER_FOLDER, { recursive: true });
+	for (;;) {
+		try {
+			fs.writeFileSync(START_PID_FILE, String(process.pid), { flag: 'wx' });
+			process.on('exit', () => {
+				if (readPid(START_PID_FILE) === process.pid) fs.rmSync(START_PID_FILE, { force: true });
+			});
+			return;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+		}
+		const pid = readPid(START_PID_FILE);
+		const cmdline = pid ? commandLine(pid) : '';
+		if (pid && isAlive(pid) && (!cmdline || cmdline.includes('start.js')))
+			throw new Error(
+				`npm start is already running in this clone (pid ${pid}); it keeps running. Use its n8n, or stop it first (Ctrl-C in its terminal, or kill ${pid}).`,
+			);
+		fs.rmSync(START_PID_FILE, { force: true });
+	}
+}
+
 /** Stops the n8n (and its task runner) that an earlier start left running, if any. */
 async function stopLeftoverN8n() {
-	let pid;
-	try {
-		pid = Number(fs.readFileSync(PID_FILE, 'utf8'));
-	} catch {
-		return;
-	}
-	let cmdline = '';
-	try {
-		cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-	} catch {
-		// not running, or no /proc
-	}
-	if (pid > 0 && isAlive(pid) && cmdline.includes(local.N8N_BIN)) {
+	const pid = readPid(PID_FILE);
+	if (!pid) return;
+	if (isAlive(pid) && commandLine(pid).includes(local.N8N_BIN)) {
 		log(`Stopping the n8n left running by an earlier npm start (pid ${pid})…`);
 		try {
 			process.kill(-pid, 'SIGTERM');
@@ -87,6 +126,13 @@ function portIsFree(port) {
 		server.once('error', () => resolve(false));
 		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
 	});
+}
+
+async function refuseBusyPort(port, holder, setting) {
+	if (!(await portIsFree(port)))
+		throw new Error(
+			`Port ${port} is in use (${holder}). Stop that program, or set ${setting} to another port.`,
+		);
 }
 
 function realServiceFromEnv() {
@@ -139,17 +185,18 @@ async function main() {
 		if (process.ppid !== parent) void stopAll(0);
 	}, 1000).unref();
 
+	claimTheClone();
 	await stopLeftoverN8n();
 
-	if (!(await portIsFree(N8N_PORT)))
-		throw new Error(
-			`Port ${N8N_PORT} is in use (another n8n?). Stop that program, or set N8N_PORT to another port.`,
-		);
-
+	await refuseBusyPort(N8N_PORT, 'another n8n?', 'N8N_PORT');
+	if (BROKER_PORT)
+		await refuseBusyPort(BROKER_PORT, 'another n8n’s task broker?', 'N8N_RUNNERS_BROKER_PORT');
 	const real = realServiceFromEnv();
-	if (!real && !(await portIsFree(EMULATOR_PORT)))
-		throw new Error(
-			`Port ${EMULATOR_PORT} is in use (another npm start or BotDojo emulator?). Stop that program, or set BOTDOJO_EMULATOR_PORT to another port.`,
+	if (!real)
+		await refuseBusyPort(
+			EMULATOR_PORT,
+			'another npm start or BotDojo emulator?',
+			'BOTDOJO_EMULATOR_PORT',
 		);
 	log('1/6 Building and packing the package…');
 	const packed = local.buildAndPack();
@@ -181,11 +228,15 @@ async function main() {
 	log(`    ${path.relative(local.ROOT, installed.target)} (${installed.files} files)`);
 
 	log('5/6 Importing the credential and the demo workflows…');
-	const brokerPort = await local.freePort();
-	const ports = { port: N8N_PORT, brokerPort };
-	const examples = local.readExamples();
+	const ports = { port: N8N_PORT, brokerPort: BROKER_PORT ?? (await local.freePort()) };
+	const url = `http://127.0.0.1:${N8N_PORT}`;
+	const examples = local.readExamples().map((example) => demos.atAddress(example, url));
 	const cli = { userFolder: USER_FOLDER, ...ports };
-	const { toImport, kept } = await demos.planDemoImport({ userFolder: USER_FOLDER, cli, examples });
+	const { toImport, kept, published } = await demos.planDemoImport({
+		userFolder: USER_FOLDER,
+		cli,
+		examples,
+	});
 	// The emulator's history is new at every start: a trigger's high-water mark from an earlier
 	// start would make it fire on the re-seeded requests. Cleared static data starts it from now.
 	const clearStaticData = (workflow) => (real ? workflow : { ...workflow, staticData: null });
@@ -227,7 +278,8 @@ async function main() {
 			`Could not sign in as ${owner.email} (${error.message}). Delete .n8n-local/user/ to start over with a fresh n8n.`,
 		);
 	}
-	for (const id of ACTIVATE)
+	// The import unpublishes: publish again what the user had published, and what needs it.
+	for (const id of new Set([...ACTIVATE, ...published]))
 		await local
 			.activateWorkflow(session, id)
 			.catch((error) => log(`  Could not publish demo ${id}: ${error.message}`));
@@ -237,6 +289,9 @@ async function main() {
 		.setUpEvaluationDataset(session, { imported: toImport })
 		.catch((error) => log(`  Could not make the Evaluations demo's Data table: ${error.message}`));
 	await demos.rememberImported({ userFolder: USER_FOLDER, session, imported: toImport });
+	await demos
+		.listInDemoOrder(session, examples)
+		.catch((error) => log(`  Could not list the demos in order: ${error.message}`));
 	// n8n 2.x's Chat Hub is off in a new n8n (Settings › Chat › Enable Chat); the chat demo is in it.
 	const chatHub =
 		Number(local.N8N_VERSION.split('.')[0]) >= 2 &&
@@ -257,7 +312,7 @@ async function main() {
 		log(
 			'  The demos use the emulator’s IDs (flow_echo, flow_memory, idx_docs): put your own in their nodes.',
 		);
-	for (const line of demoSetup.demoLines({ url: n8n.url, examples, dataset })) log(line);
+	for (const line of demoSetup.demoLines({ url: n8n.url, examples, dataset, published })) log(line);
 	if (kept.length) {
 		log('  Kept as you edited them (n8n autosaves drafts), not replaced by the original:');
 		for (const { example } of kept) log(`    ${example.id}  ${example.name}`);

@@ -100,7 +100,7 @@ function mcpAddress(url, examples) {
 }
 
 /** What each demo needs and where to click, printed under its link. */
-function demoHints({ url, examples, dataset }) {
+function demoHints({ url, examples, dataset, published = [] }) {
 	const mcp = mcpAddress(url, examples);
 	return {
 		bdDemoCrmFollowUp: 'Click Execute workflow.',
@@ -114,17 +114,19 @@ function demoHints({ url, examples, dataset }) {
 		bdDemoAgent:
 			'Needs an OpenAI API key: add an OpenAI credential on the OpenAI Chat Model node, then open the Chat panel. Without one the chat shows "[No response received…]".',
 		bdDemoEvaluation: dataset
-			? `Reads the Data table "${dataset.name}" (${dataset.created ? 'made now' : 'already there'}). Execute workflow scores its first row; the Evaluations tab (every row) first asks to register this n8n for free ("Register to enable evaluation"), which needs the internet.`
+			? `Reads the Data table "${dataset.name}" (${dataset.created ? 'made now' : 'already there'}). Execute workflow runs all 3 rows and leaves the editor on row 3 (Correctness 0 there is right); the run picker (3 of 3) of Correctness and Tools Used shows each row's scores. The Evaluations tab (every row) first asks to register this n8n for free ("Register to enable evaluation"), which needs the internet.`
 			: 'Needs a Data table (see the sticky note); the Evaluations tab asks to register this n8n for free, which needs the internet.',
-		bdDemoMcp: mcp
-			? `Press Publish (top right), then point an MCP client at ${mcp}`
-			: 'Press Publish (top right), then point an MCP client at the trigger’s Production URL.',
+		bdDemoMcp: published.includes('bdDemoMcp')
+			? `Published: point an MCP client at ${mcp}`
+			: mcp
+				? `Press Publish (top right), then point an MCP client at ${mcp}`
+				: 'Press Publish (top right), then point an MCP client at the trigger’s Production URL.',
 	};
 }
 
 /** The lines `npm start` prints for the demos: link, name, and what it needs. */
-function demoLines({ url, examples, dataset }) {
-	const hints = demoHints({ url, examples, dataset });
+function demoLines({ url, examples, dataset, published }) {
+	const hints = demoHints({ url, examples, dataset, published });
 	const lines = ['  Demo workflows (what each needs, and where to click):'];
 	for (const workflow of examples) {
 		lines.push(`    ${url}/workflow/${workflow.id}  ${workflow.name}`);

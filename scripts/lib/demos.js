@@ -74,7 +74,9 @@ function readRecord(userFolder) {
 
 /**
  * Splits the demos into those to import (missing, or unchanged since the last import) and those
- * to keep (edited in n8n, or present from before this record existed).
+ * to keep (edited in n8n, or present from before this record existed), and names those the user
+ * had published: the import unpublishes them (n8n 2.x import:workflow), `npm start` publishes
+ * them again.
  */
 async function planDemoImport({ userFolder, cli, examples }) {
 	const hasDatabase = fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
@@ -83,13 +85,16 @@ async function planDemoImport({ userFolder, cli, examples }) {
 	const record = readRecord(userFolder);
 	const toImport = [];
 	const kept = [];
+	const published = [];
 	for (const example of examples) {
 		const current = byId.get(example.id);
+		// n8n 2.x marks a published workflow by its activeVersionId; n8n 1.x by `active`.
+		if (current?.activeVersionId || current?.active) published.push(example.id);
 		if (!current || record[example.id]?.fingerprint === fingerprint(current))
 			toImport.push(example);
 		else kept.push({ example, current });
 	}
-	return { toImport, kept };
+	return { toImport, kept, published };
 }
 
 /** Remembers the imported demos as n8n stored them (read through the REST API once n8n runs). */
@@ -102,4 +107,40 @@ async function rememberImported({ userFolder, session, imported }) {
 	fs.writeFileSync(recordFile(userFolder), JSON.stringify(record, null, 2));
 }
 
-module.exports = { fingerprint, exportAllWorkflows, planDemoImport, rememberImported };
+// The address the example files' notes give: npm start's default.
+const DEFAULT_URL = 'http://127.0.0.1:5678';
+
+/** A demo whose sticky notes give `url` (the n8n it is imported into) instead of the default. */
+function atAddress(example, url) {
+	const note = (node) =>
+		node.type === 'n8n-nodes-base.stickyNote'
+			? {
+					...node,
+					parameters: {
+						...node.parameters,
+						content: node.parameters.content.replaceAll(DEFAULT_URL, url),
+					},
+				}
+			: node;
+	return { ...example, nodes: example.nodes.map(note) };
+}
+
+/**
+ * n8n's workflow list shows the last updated first, and the import and set-up touch the demos in
+ * no useful order. An empty update (no new version: n8n 2.x saves one only for changed nodes or
+ * connections) sets a demo's updatedAt: done from the last demo to the first, demo 1 leads.
+ */
+async function listInDemoOrder(session, examples) {
+	for (const { id } of [...examples].reverse())
+		await session.request('PATCH', `/rest/workflows/${id}`, {});
+}
+
+module.exports = {
+	DEFAULT_URL,
+	atAddress,
+	fingerprint,
+	exportAllWorkflows,
+	listInDemoOrder,
+	planDemoImport,
+	rememberImported,
+};

@@ -3,7 +3,6 @@
  * Runs the cached n8n under Node 24: the server (`n8n start`) and one-shot CLI commands
  * (`import:*`, `publish:workflow`, `execute`), all on one user folder.
  */
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -29,25 +28,21 @@ function freePort() {
  * n8n copies its whole editor (≈1000 JS files) into `<user folder>/.cache/n8n/public` at every
  * start. Inside the repo, `eslint .` (npm run lint) would then parse them all: minutes instead of
  * seconds. So `.cache` is a symlink to a folder in the system's temp dir, which eslint's walk
- * does not follow; n8n rebuilds its content at each start anyway.
+ * does not follow; n8n rebuilds its content at each start anyway. That folder is made private
+ * with an unpredictable name (mkdtemp: mode 0700), and kept only while it is still a directory of
+ * ours that no one else may write: n8n runs the editor code it finds there.
  */
 function linkStaticCache(userFolder) {
-	const hash = crypto
-		.createHash('sha1')
-		.update(path.resolve(userFolder))
-		.digest('hex')
-		.slice(0, 12);
-	const target = path.join(os.tmpdir(), 'n8n-nodes-botdojo-cache', hash);
-	fs.mkdirSync(target, { recursive: true });
 	const link = path.join(userFolder, '.cache');
-	let stat;
-	try {
-		stat = fs.lstatSync(link);
-	} catch {
-		stat = undefined;
+	const current = fs.lstatSync(link, { throwIfNoEntry: false });
+	if (current?.isSymbolicLink()) {
+		const target = fs.readlinkSync(link);
+		const stat = fs.lstatSync(target, { throwIfNoEntry: false });
+		const ours = !process.getuid || stat?.uid === process.getuid();
+		if (stat?.isDirectory() && ours && (stat.mode & 0o077) === 0) return target;
 	}
-	if (stat?.isSymbolicLink() && fs.readlinkSync(link) === target) return target;
-	if (stat) fs.rmSync(link, { recursive: true, force: true });
+	if (current) fs.rmSync(link, { recursive: true, force: true });
+	const target = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-botdojo-cache-'));
 	fs.mkdirSync(userFolder, { recursive: true });
 	fs.symlinkSync(target, link, 'dir');
 	return target;

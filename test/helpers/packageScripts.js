@@ -123,6 +123,86 @@ function codexOfLocalPack() {
 	}
 }
 
+/**
+ * `node scripts/start.js` in dir without the real-BotDojo variables; resolves { code, stdout,
+ * stderr }. Killed if it gets as far as building: a check that fails must not install n8n.
+ */
+function startUntilBuild(dir, env) {
+	return new Promise((resolve) => {
+		const child = spawn(process.execPath, ['scripts/start.js'], {
+			cwd: dir,
+			env: {
+				...process.env,
+				BOTDOJO_API_KEY: '',
+				BOTDOJO_ACCOUNT_ID: '',
+				BOTDOJO_PROJECT_ID: '',
+				...env,
+			},
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk) => {
+			stdout += chunk;
+			if (stdout.includes('Building')) child.kill('SIGKILL');
+		});
+		child.stderr.on('data', (chunk) => (stderr += chunk));
+		child.on('close', (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+/**
+ * Stands for a running `npm start` of the clone in dir: a live process whose command line runs
+ * scripts/start.js, named in the clone's claim file. Returns { pid, alive(), claim(), stop() }.
+ */
+function holdClone(dir) {
+	const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'scripts/start.js']);
+	const userFolder = path.join(dir, '.n8n-local', 'user');
+	fs.mkdirSync(userFolder, { recursive: true });
+	const claimFile = path.join(userFolder, 'npm-start.pid');
+	fs.writeFileSync(claimFile, String(holder.pid));
+	return {
+		pid: holder.pid,
+		alive: () => holder.exitCode === null && holder.signalCode === null,
+		claim: () => fs.readFileSync(claimFile, 'utf8'),
+		stop: () => holder.kill(),
+	};
+}
+
+/** A fresh user folder in the temp dir, and a folder others may write (mode 0777). */
+function tempFolder(prefix, mode) {
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	if (mode) fs.chmodSync(folder, mode);
+	return folder;
+}
+
+/**
+ * The folder the editor cache of userFolder had before: a name anyone could compute
+ * (tmp/n8n-nodes-botdojo-cache/<sha1 of the folder>), made first, writable by all.
+ */
+function plantPredictableCache(userFolder) {
+	const hash = require('node:crypto').createHash('sha1').update(userFolder).digest('hex');
+	const planted = path.join(os.tmpdir(), 'n8n-nodes-botdojo-cache', hash.slice(0, 12));
+	fs.mkdirSync(planted, { recursive: true });
+	fs.chmodSync(planted, 0o777);
+	return planted;
+}
+
+/** Whether a path is a directory of this user that no one else may read or write (0700). */
+function isPrivateFolderOfOurs(folder) {
+	const stat = fs.lstatSync(folder);
+	return stat.isDirectory() && stat.uid === process.getuid() && (stat.mode & 0o777) === 0o700;
+}
+
+/** Points userFolder's `.cache` link at folder, as an earlier start or someone else may have. */
+function linkCacheTo(userFolder, folder) {
+	fs.rmSync(path.join(userFolder, '.cache'), { force: true });
+	fs.symlinkSync(folder, path.join(userFolder, '.cache'), 'dir');
+}
+
+function removeFolders(...folders) {
+	for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+}
+
 module.exports = {
 	ROOT,
 	codexOfLocalPack,
@@ -136,4 +216,11 @@ module.exports = {
 	readFile,
 	editFile,
 	buildCodex,
+	startUntilBuild,
+	holdClone,
+	tempFolder,
+	plantPredictableCache,
+	isPrivateFolderOfOurs,
+	linkCacheTo,
+	removeFolders,
 };

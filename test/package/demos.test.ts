@@ -7,7 +7,13 @@ import type { INodeTypeDescription } from 'n8n-workflow';
 
 import '../helpers/engine'; // sets N8N_USER_FOLDER before n8n-core reads its settings
 
-import { DATASET_COLUMNS, DATASET_NAME, demoLines } from '../../scripts/lib/demo-setup';
+import {
+	DATASET_COLUMNS,
+	DATASET_NAME,
+	DATASET_ROWS,
+	demoLines,
+} from '../../scripts/lib/demo-setup';
+import { atAddress } from '../../scripts/lib/demos';
 import { readExamples } from '../../scripts/n8n-local';
 import { ROOT } from '../helpers/packageScripts';
 
@@ -77,10 +83,33 @@ describe('the demo workflows', () => {
 		expect(note).toContain('needs the internet');
 	});
 
+	it("demo 8 says that Execute runs every row, ends on the last, and where each row's scores are", () => {
+		const note = noteOf('bdDemoEvaluation');
+		expect(note).toContain(
+			`**Execute workflow** runs all ${DATASET_ROWS.length} rows, one after another in one execution, and leaves the editor on the last`,
+		);
+		expect(note).toContain(`row ${DATASET_ROWS.length}, whose expected answer differs on purpose`);
+		expect(note).toContain(
+			"Read each row's scores in the output of **Correctness** and **Tools Used**",
+		);
+		expect(note).not.toContain('first row');
+	});
+
 	it('demo 9 says to press Publish, and gives the MCP address', () => {
 		const note = noteOf('bdDemoMcp');
 		expect(note).toContain('**Press Publish** (top right)');
 		expect(note).toContain(`${URL}/mcp/botdojo`);
+		expect(note).toContain('it stays published when `npm start` starts again');
+	});
+
+	it("npm start gives demo 9's note the port n8n runs on", () => {
+		const moved = atAddress(byId('bdDemoMcp'), 'http://127.0.0.1:5690') as Workflow;
+		const note = String(
+			moved.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')?.parameters.content,
+		);
+		expect(note).toContain('http://127.0.0.1:5690/mcp/botdojo');
+		expect(note).not.toContain(':5678');
+		expect(noteOf('bdDemoMcp')).toContain(`${URL}/mcp/botdojo`); // the file is left as it is
 	});
 
 	it('npm start prints, under each demo, what it needs and where to click', () => {
@@ -105,6 +134,11 @@ describe('the demo workflows', () => {
 		expect(hint('bdDemoAgent')).toContain('"[No response received…]"');
 		expect(hint('bdDemoEvaluation')).toContain(`Reads the Data table "${DATASET_NAME}" (made now)`);
 		expect(hint('bdDemoEvaluation')).toContain('needs the internet');
+		expect(hint('bdDemoEvaluation')).toContain('runs all 3 rows and leaves the editor on row 3');
 		expect(hint('bdDemoNightlyExport')).toContain('not a file on disk');
+		const published = demoLines({ url: URL, examples, published: ['bdDemoMcp'] });
+		expect(published[published.findIndex((l) => l.includes('/workflow/bdDemoMcp ')) + 1]).toBe(
+			`      Published: point an MCP client at ${URL}/mcp/${path}`,
+		);
 	});
 });

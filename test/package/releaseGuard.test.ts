@@ -34,6 +34,18 @@ function releaseStep(name: string): string {
 	return body.join('\n');
 }
 
+/** The release workflow's jobs: { [job]: its lines }. */
+function releaseJobs(): Record<string, string> {
+	const jobs: Record<string, string> = {};
+	let current = '';
+	for (const line of RELEASE.slice(RELEASE.indexOf('\njobs:')).split('\n').slice(2)) {
+		const job = /^ {2}([\w-]+):$/.exec(line);
+		if (job) current = job[1];
+		if (current) jobs[current] = `${jobs[current] ?? ''}${line}\n`;
+	}
+	return jobs;
+}
+
 function setRepository(dir: string, url: string) {
 	editFile(dir, 'package.json', (text: string) =>
 		JSON.stringify({ ...JSON.parse(text), repository: { type: 'git', url } }, null, 2),
@@ -71,6 +83,25 @@ describe('the repository is named in one place, and publishing refuses its place
 			RELEASE.indexOf('name: Publish with provenance'),
 		);
 		expect(RELEASE).not.toMatch(/continue-on-error|if: always\(\)/);
+	});
+
+	it('only the publish job may mint the OIDC token, and it runs no dependency code', () => {
+		const jobs = releaseJobs();
+		expect(Object.keys(jobs).sort()).toEqual(['check', 'publish']);
+		expect(RELEASE.slice(0, RELEASE.indexOf('\njobs:'))).toContain('\npermissions: {}\n');
+		expect(jobs.check).not.toContain('id-token');
+		expect(jobs.publish).toContain('id-token: write');
+		expect(jobs.publish).toContain('needs: check');
+		// What runs with the token: no install, no build, no test, no npm script.
+		expect(jobs.publish).not.toMatch(/npm (ci|install|test|run)\b/);
+		expect(releaseStep('Publish with provenance')).toContain('npm publish');
+	});
+
+	it('the release workflow pins every action by commit and shares no npm cache', () => {
+		const uses = RELEASE.split('\n').filter((line) => /^\s+(- )?uses: /.test(line));
+		expect(uses.length).toBeGreaterThan(3);
+		for (const line of uses) expect(line).toMatch(/uses: [\w-]+\/[\w-]+@[0-9a-f]{40} # v\d/);
+		expect(RELEASE).not.toMatch(/^\s+cache:/m);
 	});
 
 	it('check:tarball reports the placeholder without failing, and finds it nowhere else', () => {
