@@ -9,9 +9,12 @@ const { version } = JSON.parse(readFile(ROOT, 'package.json'));
 const setUp = readme.slice(readme.indexOf('## Set-up'), readme.indexOf('## Credentials'));
 
 describe('the README', () => {
-	it('says what the host needs: Linux x64, Node ≥ 20, about 3 GB of disk for the local n8n', () => {
-		expect(setUp).toContain('**What the host needs.** Linux x64, Node.js 20 or newer');
-		expect(setUp).toMatch(/about 3 GB of disk for the\s+local n8n/);
+	it('says what the host needs: Linux x64, Node 24 (or 20.19+/22.13+), the toolchain, disk', () => {
+		const host = setUp.replace(/\s+/g, ' ');
+		expect(host).toContain('**What the host needs.** Linux x64, Node.js 24 with npm');
+		expect(host).toContain('Node.js 20.19+ and 22.13+ work too');
+		expect(host).toContain('python3, make and g++');
+		expect(host).toContain('about 4 GB of disk');
 	});
 
 	it('names the variables that move n8n and the emulator, as the scripts read them', () => {
@@ -20,9 +23,7 @@ describe('the README', () => {
 		expect(new Set(ports)).toEqual(
 			new Set(['N8N_PORT', 'BOTDOJO_EMULATOR_PORT', 'N8N_RUNNERS_BROKER_PORT']),
 		);
-		// N8N_RUNNERS_BROKER_PORT (n8n's own, passed on as set) waits for the README's sentence.
-		for (const variable of ['N8N_PORT', 'BOTDOJO_EMULATOR_PORT'])
-			expect(setUp).toContain(`\`${variable}\``);
+		for (const variable of ports) expect(setUp).toContain(`\`${variable}\``);
 		expect(readFile(ROOT, 'emulator/cli.js')).toContain('process.env.PORT');
 		expect(setUp).toContain('`npm run emulator` alone listens on 3939; `PORT`\nmoves it');
 	});
