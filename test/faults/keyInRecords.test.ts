@@ -91,6 +91,27 @@ describe('What happens when… a stored record quotes the API key', () => {
 		expectRedacted(result.items);
 	});
 
+	it('a record that holds the key cut off (its first 20 of 27 characters) outputs it as ***', async () => {
+		const key = env.credentials.main.apiKey;
+		const cut = key.slice(0, 20);
+		env.emu.addRecord({
+			id: 'req_cut',
+			flow_id: FLOW,
+			flow_session_id: SESSION,
+			// A start of the key alone on its page; ordinary text shares its first 12 characters.
+			body: { text_input: `pasted ${cut} by mistake`, note: `${key.slice(0, 12)}readonly` },
+			modified: new Date(Date.now() - 60_000).toISOString(),
+		});
+		const result = await runNode({
+			node: exportRequestsNode(FLOW, { returnAll: true, simplify: false }),
+			credentials: env.credentials,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.body)).toEqual([
+			{ text_input: 'pasted *** by mistake', note: `${key.slice(0, 12)}readonly` },
+		]);
+	});
+
 	it('the Trigger outputs it as ***', async () => {
 		const staticData: IDataObject = {};
 		const poll = async () =>

@@ -10,7 +10,6 @@ import { asNodeError } from '../../shared/itemErrors';
 import { checkedRunRecord, shapeOf } from '../../shared/transport/answers';
 import { runFlow } from '../../shared/transport/api';
 import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
-import { knownApiKey } from '../../shared/transport/project';
 import { isReadable } from '../../shared/transport/bounds';
 import { AnswerStream } from './answerStream';
 import { RunCollector } from './collector';
@@ -177,7 +176,7 @@ function finish(
 	forwarder?.end(text);
 	const session = record.flow_session_id;
 	return {
-		json: outputJson(record, run.options, text, collector, knownApiKey(ctx)),
+		json: outputJson(record, run.options, text, collector),
 		sessionId: typeof session === 'string' ? session : undefined,
 		failure:
 			record.status === 'error' && run.options.onFlowError === 'fail'

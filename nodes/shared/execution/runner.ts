@@ -12,6 +12,8 @@ import {
 } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../itemErrors';
+import { knownApiKey } from '../transport/project';
+import { redactError, redactItems } from '../transport/redaction';
 import { OutputItems, type Operation, type OperationOutput } from './operation';
 import { withItemlessParameters } from './parameters';
 import { runPool } from './pool';
@@ -47,6 +49,9 @@ async function runOperation(
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail();
+	// What leaves the node (outputs, errors) is where a quoted API key is redacted, once.
+	const failure = (error: unknown, itemIndex: number) =>
+		redactError(asNodeError(ctx, error, itemIndex), knownApiKey(ctx));
 
 	// prepare only reads parameters (it sends nothing): the same value is read once for all items.
 	const reader = withItemlessParameters(ctx);
@@ -55,7 +60,7 @@ async function runOperation(
 		try {
 			prepared.push({ ok: true, value: await operation.prepare.call(reader, itemIndex) });
 		} catch (error) {
-			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
+			if (!continueOnFail) throw failure(error, itemIndex);
 			prepared.push({ ok: false, error });
 		}
 	}
@@ -68,10 +73,11 @@ async function runOperation(
 			const item = prepared[itemIndex];
 			try {
 				if (!item.ok) throw item.error;
-				return toOutputItems(await operation.execute.call(ctx, item.value, itemIndex), itemIndex);
+				const output = await operation.execute.call(ctx, item.value, itemIndex);
+				return redactItems(toOutputItems(output, itemIndex), knownApiKey(ctx));
 			} catch (error) {
-				if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
-				return [errorItem(asNodeError(ctx, error, itemIndex), itemIndex)];
+				if (!continueOnFail) throw failure(error, itemIndex);
+				return [errorItem(failure(error, itemIndex), itemIndex)];
 			}
 		},
 		() => cancelSignal?.aborted === true,

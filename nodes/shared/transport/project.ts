@@ -9,6 +9,8 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { keyLengthProblem } from './redaction';
+
 export const CREDENTIAL_TYPE = 'botDojoApi';
 
 /** http:// to a host but this computer's loopback (localhost, 127.0.0.0/8, [::1]) would send the
@@ -94,12 +96,23 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
 		pending.catch(() => credentialOfRun.delete(ctx));
 	}
 	const credential = await pending;
-	const problem = baseUrlProblem(credential.fields.baseUrl);
-	if (!problem) return credential;
-	const description =
-		'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.';
-	const message = `The Base URL of the BotDojo API credential ${problem}`;
-	throw new NodeOperationError(ctx.getNode(), message, { description });
+	const { baseUrl, apiKey } = credential.fields;
+	const problem = baseUrlProblem(baseUrl);
+	if (problem) {
+		const description =
+			'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.';
+		const message = `The Base URL of the BotDojo API credential ${problem}`;
+		throw new NodeOperationError(ctx.getNode(), message, { description });
+	}
+	// A key of any other length is no BotDojo key, and could not be redacted safely.
+	const keyProblem = keyLengthProblem(apiKey);
+	if (keyProblem) {
+		const description =
+			'Open the credential and paste the key again, exactly as BotDojo showed it under Project Settings → API Keys, without "Bearer". No request was sent.';
+		const message = `The API Key of the BotDojo API credential ${keyProblem}`;
+		throw new NodeOperationError(ctx.getNode(), message, { description });
+	}
+	return credential;
 }
 
 export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCredentials> {
