@@ -13,8 +13,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../shared/params/simplify';
-import { knownApiKey } from '../shared/transport/project';
-import { redactError, redactItems } from '../shared/transport/redaction';
+import { withoutKey } from '../shared/transport/redaction';
 import { latestRecord, pollNewRecords, type StatusFilter } from './helpers/newRecords';
 
 export class BotDojoTrigger implements INodeType {
@@ -87,9 +86,9 @@ export class BotDojoTrigger implements INodeType {
 		// What leaves the node (records, errors) is where a quoted API key is redacted.
 		try {
 			const items = await newItems(this);
-			return items.length === 0 ? null : [redactItems(items, knownApiKey(this))];
+			return items.length === 0 ? null : [withoutKey(this, items)];
 		} catch (error) {
-			throw redactError(error, knownApiKey(this));
+			throw withoutKey(this, error);
 		}
 	}
 }

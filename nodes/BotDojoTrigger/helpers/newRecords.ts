@@ -12,8 +12,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { toUtcIso } from '../../shared/params/dates';
 import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/api';
-import { knownApiKey } from '../../shared/transport/project';
-import { redact } from '../../shared/transport/redaction';
+import { withoutKey } from '../../shared/transport/redaction';
 import { HandledWindow, endedAtMs, type HandledIds } from './handledWindow';
 import { idForLog, MAX_KEY_LENGTH, recordKey } from './recordKey';
 
@@ -161,7 +160,7 @@ function warnFutureDated(
 	const what = started ? 'started the workflow once' : 'was passed over by the status filter';
 	// The record's id and date are BotDojo's: the key is redacted from the line.
 	const line = `BotDojo Trigger: flow request ${idForLog(record)} is dated ${String(record.modified).slice(0, 40)}, more than ${MAX_CLOCK_SKEW_MS / MINUTE_MS} minutes ahead of this n8n's clock. It ${what} and will not fire again; the high-water mark stops at ${toUtcIso(latestMarkMs)}, so later requests still fire.`;
-	ctx.logger.warn(redact(line, knownApiKey(ctx)));
+	ctx.logger.warn(withoutKey(ctx, line));
 }
 
 function writeChanged(state: PollState, name: 'highWaterMark' | 'windowStart', value: string) {

@@ -12,8 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../itemErrors';
-import { knownApiKey } from '../transport/project';
-import { redactError, redactItems } from '../transport/redaction';
+import { withoutKey } from '../transport/redaction';
 import { OutputItems, type Operation, type OperationOutput } from './operation';
 import { withItemlessParameters } from './parameters';
 import { runPool } from './pool';
@@ -51,7 +50,7 @@ async function runOperation(
 	const continueOnFail = ctx.continueOnFail();
 	// What leaves the node (outputs, errors) is where a quoted API key is redacted, once.
 	const failure = (error: unknown, itemIndex: number) =>
-		redactError(asNodeError(ctx, error, itemIndex), knownApiKey(ctx));
+		withoutKey(ctx, asNodeError(ctx, error, itemIndex));
 
 	// prepare only reads parameters (it sends nothing): the same value is read once for all items.
 	const reader = withItemlessParameters(ctx);
@@ -74,7 +73,7 @@ async function runOperation(
 			try {
 				if (!item.ok) throw item.error;
 				const output = await operation.execute.call(ctx, item.value, itemIndex);
-				return redactItems(toOutputItems(output, itemIndex), knownApiKey(ctx));
+				return withoutKey(ctx, toOutputItems(output, itemIndex));
 			} catch (error) {
 				if (!continueOnFail) throw failure(error, itemIndex);
 				return [errorItem(failure(error, itemIndex), itemIndex)];

@@ -1,7 +1,7 @@
 /**
  * Failures as a non-programmer can act on them: one NodeApiError mapping for every node (the
- * API key is redacted where they leave the node: redaction.ts `redactError`). Whether retrying is safe is said only for running a flow, the one
- * request where a retry could repeat something.
+ * API key is redacted where they leave the node: redaction.ts `withoutKey`). Whether retrying
+ * is safe is said only for running a flow, the one request where a retry could repeat something.
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 

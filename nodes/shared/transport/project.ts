@@ -9,9 +9,14 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { keyLengthProblem } from './redaction';
-
 export const CREDENTIAL_TYPE = 'botDojoApi';
+
+/** Matched in any case and encoding, a shorter key would match ordinary words (base64: ≥ 15). */
+export const MIN_KEY_CHARS = 12;
+
+/** Far above any key seen (BotDojo's look like the emulator's ~30 characters), below what HTTP
+ *  headers commonly carry: a longer one is no BotDojo key. */
+export const MAX_KEY_CHARS = 1024;
 
 /** http:// to a host but this computer's loopback (localhost, 127.0.0.0/8, [::1]) would send the
  *  key unencrypted; anything after the host but a port, path, query or fragment counts as remote
@@ -122,6 +127,14 @@ export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCrede
 /** The execution's key once a request read it, to redact quoted answers; '' before. */
 export function knownApiKey(ctx: BotDojoContext): string {
 	return keyOfRun.get(executionOf.get(ctx) ?? ctx) ?? '';
+}
+
+/** Why the credential's key cannot be used (its length), or undefined; never quotes it. */
+export function keyLengthProblem(apiKey: string): string | undefined {
+	const { length } = apiKey.trim();
+	if (length >= MIN_KEY_CHARS && length <= MAX_KEY_CHARS) return undefined;
+	const which = length < MIN_KEY_CHARS ? 'too short' : 'too long';
+	return `has ${length} characters, ${which} to be a BotDojo API key (${MIN_KEY_CHARS} to ${MAX_KEY_CHARS})`;
 }
 
 /** Why a Base URL cannot be used, or undefined when it can. */

@@ -6,18 +6,15 @@
  * long enough start of it anywhere (a record that stored a cut-off key).
  *
  * A text is read once, as units: each character as a service may have written it, decoded and
- * upper-cased, blanks (spaces, `+`, tabs, line breaks) left out. The key's forms are found among the units with indexOf and
- * KMP (no pattern is built from the key): time linear in the text and memory bounded by a chunk
- * of units, whatever the key's length. Text holding no part of the key is returned as it is.
+ * upper-cased, blanks (spaces, `+`, tabs, line breaks) left out. The key's forms are found among
+ * the units with indexOf and KMP (no pattern is built from the key): time linear in the text and
+ * memory bounded by a chunk of units, whatever the key's length. Text holding no part of the key
+ * is returned as it is; a parsed answer is copied only on the way to a change.
  */
 
+import { knownApiKey, MIN_KEY_CHARS, type BotDojoContext } from './project';
+
 const HIDDEN = '***';
-
-/** Matched in any case and encoding, a shorter key would match ordinary words (base64: ≥ 15). */
-export const MIN_KEY_CHARS = 12;
-
-/** Far above any key seen (BotDojo's are ~30 characters), and within what a header carries. */
-export const MAX_KEY_CHARS = 1024;
 
 /** A key cut off at a text's end shows at least this many of its first characters (at most
  *  half of them); anywhere else, at least MIN_START_CHARS and half the key. */
@@ -32,18 +29,11 @@ const CHUNK_UNITS = 1 << 16;
 type Form = { units: string; start: string; cutChars: number; fallback: Int32Array };
 type Finder = { forms: Form[]; longest: number; fewest: number };
 
-/** The unit of each UTF-16 code: its upper case (when one code); 0, no unit, for a space, a `+`
- *  (a space URL-encoded), a tab or a line break: a wrap, an indent, or "Bearer key". */
-let unitOf: Uint16Array | undefined;
-function unitTable(): Uint16Array {
-	if (unitOf) return unitOf;
-	unitOf = new Uint16Array(65536);
-	for (let code = 0; code < 65536; code++) {
-		const upper = String.fromCharCode(code).toUpperCase();
-		unitOf[code] = upper.length === 1 ? upper.charCodeAt(0) : code;
-	}
-	for (const blank of ' +\t\r\n') unitOf[blank.charCodeAt(0)] = 0;
-	return unitOf;
+/** The unit a character counts as: upper-cased (ASCII); 0, none, for a space, a `+` (a space
+ *  URL-encoded), a tab or a line break: a wrap, an indent, "Bearer key". */
+function unitOf(code: number): number {
+	if (code >= 97 && code <= 122) return code - 32;
+	return code === 32 || code === 43 || code === 9 || code === 10 || code === 13 ? 0 : code;
 }
 
 function hexAt(text: string, at: number, digits: number): number {
@@ -91,10 +81,9 @@ function readUnit(text: string, at: number): number {
 
 /** `text` as units: decoded, or each character as it is (`literal`). */
 function unitsOf(text: string, literal: boolean): string {
-	const units = unitTable();
 	const codes: number[] = [];
 	for (let at = 0; at < text.length; at += literal ? 1 : unitLength) {
-		const unit = units[literal ? text.charCodeAt(at) : readUnit(text, at)];
+		const unit = unitOf(literal ? text.charCodeAt(at) : readUnit(text, at));
 		if (unit !== 0) codes.push(unit);
 	}
 	return String.fromCharCode(...codes);
@@ -136,8 +125,8 @@ function finderOf(apiKey: string): Finder | undefined {
 	if (finders.size > 100) finders.clear();
 	const key = apiKey.trim();
 	let finder: Finder | undefined;
-	// Outside the bounds the credential refuses the key before any request (keyLengthProblem).
-	if (key.length >= MIN_KEY_CHARS && key.length <= MAX_KEY_CHARS) {
+	// A shorter key would match ordinary words; the credential refuses it (keyLengthProblem).
+	if (key.length >= MIN_KEY_CHARS) {
 		const cutChars = Math.min(MAX_CUT_CHARS, Math.ceil(key.length / 2));
 		// The key as text holds it raw (decoded like the text), or encoded (each character as it
 		// is); its UTF-8 bytes for `%XX` of each byte; base64 of it, raw or JSON-escaped.
@@ -188,12 +177,11 @@ function keySpans(text: string, { forms, longest }: Finder): number[] {
 		starts = new Int32Array(size);
 		ends = new Int32Array(size);
 	}
-	const unitOfCode = unitTable();
 	let count = 0; // units in the buffers
 	let kept = 0; // of them, kept from the chunk before: a form that began there may end here
 	for (let at = 0; ; ) {
 		while (count < size && at < text.length) {
-			const unit = unitOfCode[readUnit(text, at)];
+			const unit = unitOf(readUnit(text, at));
 			if (unit !== 0) {
 				codes[count] = unit;
 				starts[count] = at;
@@ -259,14 +247,6 @@ function redactWith(text: string, finder: Finder): string {
 		shown = spans[at + 1];
 	}
 	return out + text.slice(shown);
-}
-
-/** Why the credential's key cannot be used (its length), or undefined; never quotes it. */
-export function keyLengthProblem(apiKey: string): string | undefined {
-	const { length } = apiKey.trim();
-	if (length >= MIN_KEY_CHARS && length <= MAX_KEY_CHARS) return undefined;
-	const which = length < MIN_KEY_CHARS ? 'too short' : 'too long';
-	return `has ${length} characters, ${which} to be a BotDojo API key (${MIN_KEY_CHARS} to ${MAX_KEY_CHARS})`;
 }
 
 /** `text` with every form of the key, and a key cut off at its end or before a `…`, as `***`. */
@@ -340,18 +320,22 @@ function copyIfChanged({ value, names, changed }: Walked, finder: Finder): objec
 	);
 }
 
-/** The output items, each one's fields with the key redacted (in place: the node made them). */
-export function redactItems<T extends { json: object }>(items: T[], apiKey: string): T[] {
-	if (finderOf(apiKey)) for (const item of items) item.json = redactDeep(item.json, apiKey);
-	return items;
+/**
+ * What leaves the node, with the execution's key redacted: output items (their fields), an error
+ * (each of its fields: message, stack, description, the answer it quotes, its cause), or a log
+ * line. Items and errors are redacted in place: the node made them, and n8n shows, saves and logs
+ * them next.
+ */
+export function withoutKey<T>(ctx: BotDojoContext, outgoing: T): T {
+	const apiKey = knownApiKey(ctx);
+	if (typeof outgoing === 'string') return redact(outgoing, apiKey) as T;
+	if (!Array.isArray(outgoing)) return redactError(outgoing, apiKey);
+	for (const item of outgoing as Array<{ json: object }>) item.json = redactDeep(item.json, apiKey);
+	return outgoing;
 }
 
-/**
- * An error that leaves the node, with the key redacted from each of its fields (message, stack,
- * description, the answer it quotes, its cause) in place: n8n shows, saves and logs them. Its
- * `node` (the node's parameters, which hold no key) is not walked.
- */
-export function redactError<T>(error: T, apiKey: string, depth = 0): T {
+/** The error's fields redacted in place; its `node` (parameters, which hold no key) is not walked. */
+function redactError<T>(error: T, apiKey: string, depth = 0): T {
 	if (!finderOf(apiKey) || error === null || typeof error !== 'object' || depth > 8) return error;
 	const fields = error as Record<string, unknown>;
 	for (const name of Object.getOwnPropertyNames(error)) {
