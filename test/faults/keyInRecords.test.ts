@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { runNode, runPoll, type RunResult } from '../helpers/engine';
+import { readBinary, runNode, runPoll, type RunResult } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { exportRequestsNode } from '../helpers/exportRequestsNode';
 import { captureLogs, keyShown } from '../helpers/keyLeaks';
@@ -77,6 +77,27 @@ describe('What happens when… a stored record quotes the API key', () => {
 		expect(result.error).toBeUndefined();
 		expectRedacted(result.items);
 	});
+
+	it.each(['csvFile', 'jsonLinesFile'])(
+		'Export Requests to a file (%s) writes it as ***',
+		async (output) => {
+			seedRecords();
+			const result = await runNode({
+				node: exportRequestsNode(FLOW, { returnAll: true, output }),
+				credentials: env.credentials,
+			});
+			expect(result.error).toBeUndefined();
+			const text = (await readBinary(result.items[0].binary!.data)).toString('utf8');
+			expect(text.match(/\*\*\*/g)?.length).toBeGreaterThanOrEqual(3);
+			expect(text).toContain('nothing secret here');
+			const key = env.credentials.main.apiKey;
+			const asItem = { json: { text } } as INodeExecutionData;
+			const ordinary = keyShown(asResult([{ json: { text: 'nothing secret here' } }]), [], key);
+			expect(keyShown(asResult([asItem]), logs, key).filter((p) => !ordinary.includes(p))).toEqual(
+				[],
+			);
+		},
+	);
 
 	it('Get Many by Session outputs it as ***', async () => {
 		seedRecords();
