@@ -275,11 +275,15 @@ export function redactDeep<T>(value: T, apiKey: string): T {
 	const finder = finderOf(apiKey);
 	if (!finder) return value;
 	if (typeof value === 'string') return redactWith(value, finder) as T;
-	if (value === null || typeof value !== 'object') return value;
-	const walk = (inner: object): Walked =>
-		Array.isArray(inner)
+	if (!isData(value)) return value;
+	// An object inside itself (a cycle) is left as it is: nothing ends the walk otherwise.
+	const onPath = new Set<object>();
+	const walk = (inner: object): Walked => {
+		onPath.add(inner);
+		return Array.isArray(inner)
 			? { value: inner, next: 0 }
 			: { value: inner, names: Object.keys(inner), next: 0 };
+	};
 	const pending: Walked[] = [walk(value)];
 	for (;;) {
 		const top = pending[pending.length - 1];
@@ -288,7 +292,7 @@ export function redactDeep<T>(value: T, apiKey: string): T {
 			const at = top.next++;
 			const field = top.names ? top.names[at] : at;
 			const inner = (top.value as Record<string | number, unknown>)[field];
-			if (inner !== null && typeof inner === 'object') pending.push(walk(inner));
+			if (isData(inner) && !onPath.has(inner)) pending.push(walk(inner));
 			else if (typeof inner === 'string') {
 				const redacted = redactWith(inner, finder);
 				if (redacted !== inner) (top.changed ??= new Map()).set(at, redacted);
@@ -296,11 +300,19 @@ export function redactDeep<T>(value: T, apiKey: string): T {
 			continue;
 		}
 		pending.pop();
+		onPath.delete(top.value);
 		const done = copyIfChanged(top, finder);
 		if (pending.length === 0) return done as T;
 		const parent = pending[pending.length - 1];
 		if (done !== top.value) (parent.changed ??= new Map()).set(parent.next - 1, done);
 	}
+}
+
+/** An array or a plain object (JSON's data): class instances (a Buffer, a socket) are not walked. */
+function isData(value: unknown): value is object {
+	if (value === null || typeof value !== 'object') return false;
+	const prototype = Object.getPrototypeOf(value) as unknown;
+	return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }
 
 /** The walked array or object, or a copy of it with its changed values and field names. */
