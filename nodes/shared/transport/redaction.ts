@@ -224,13 +224,16 @@ function findForm(form: Form, units: string, spans: number[]): void {
 	}
 }
 
-/** The longest start of `form` (at least cutChars, not whole) that ends right before `cut`. */
+/** The longest start of `form` (cutChars of text at least, not whole) that ends before `cut`. */
 function findCut(form: Form, units: string, cut: number, spans: number[]): void {
 	let length = 0;
 	for (let at = Math.max(0, cut - form.units.length + 1); at < cut; at++) {
 		length = step(form, length, units.charCodeAt(at));
 	}
-	if (length >= form.cutChars) spans.push(starts[cut - length], ends[cut - 1]);
+	// Counted in the text's characters, as a reader sees them (`\"` is two).
+	if (length > 0 && ends[cut - 1] - starts[cut - length] >= form.cutChars) {
+		spans.push(starts[cut - length], ends[cut - 1]);
+	}
 }
 
 function redactWith(text: string, finder: Finder): string {
