@@ -13,6 +13,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../shared/params/simplify';
+import { withoutKey } from '../shared/transport/redaction';
 import { latestRecord, pollNewRecords, type StatusFilter } from './helpers/newRecords';
 
 export class BotDojoTrigger implements INodeType {
@@ -82,21 +83,31 @@ export class BotDojoTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const flowId = requireFlowId(
-			{ node: this.getNode(), itemIndex: 0 },
-			this.getNodeParameter('flowId', ''),
-		);
-		const statuses = this.getNodeParameter('statuses', 'both') as StatusFilter;
-
-		let records: IDataObject[];
-		if (this.getMode() === 'manual') {
-			const latest = await latestRecord(this, flowId, statuses);
-			records = latest ? [latest] : [];
-		} else {
-			records = await pollNewRecords(this, flowId, statuses);
+		// What leaves the node (records, errors) is where a quoted API key is redacted.
+		try {
+			const items = await newItems(this);
+			return items.length === 0 ? null : [withoutKey(this, items)];
+		} catch (error) {
+			throw withoutKey(this, error);
 		}
-		if (records.length === 0) return null;
-		const simplify = this.getNodeParameter('simplify', false) === true;
-		return [records.map((record) => ({ json: simplify ? simplifyFlowRequest(record) : record }))];
 	}
+}
+
+/** The records that start the workflow now, as items. */
+async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
+	const flowId = requireFlowId(
+		{ node: ctx.getNode(), itemIndex: 0 },
+		ctx.getNodeParameter('flowId', ''),
+	);
+	const statuses = ctx.getNodeParameter('statuses', 'both') as StatusFilter;
+
+	let records: IDataObject[];
+	if (ctx.getMode() === 'manual') {
+		const latest = await latestRecord(ctx, flowId, statuses);
+		records = latest ? [latest] : [];
+	} else {
+		records = await pollNewRecords(ctx, flowId, statuses);
+	}
+	const simplify = ctx.getNodeParameter('simplify', false) === true;
+	return records.map((record) => ({ json: simplify ? simplifyFlowRequest(record) : record }));
 }

@@ -99,7 +99,10 @@ function mcpAddress(url, examples) {
 	return undefined;
 }
 
-/** What each demo needs and where to click, printed under its link. */
+/**
+ * What each demo needs and where to click, printed under its link.
+ * @param {{ url: string, examples: any[], dataset?: { name: string, created: boolean }, published?: string[] }} demos
+ */
 function demoHints({ url, examples, dataset, published = [] }) {
 	const mcp = mcpAddress(url, examples);
 	return {
@@ -124,7 +127,10 @@ function demoHints({ url, examples, dataset, published = [] }) {
 	};
 }
 
-/** The lines `npm start` prints for the demos: link, name, and what it needs. */
+/**
+ * The lines `npm start` prints for the demos: link, name, and what it needs.
+ * @param {{ url: string, examples: any[], dataset?: { name: string, created: boolean }, published?: string[] }} demos
+ */
 function demoLines({ url, examples, dataset, published }) {
 	const hints = demoHints({ url, examples, dataset, published });
 	const lines = ['  Demo workflows (what each needs, and where to click):'];

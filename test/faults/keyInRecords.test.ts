@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { runNode, runPoll, type RunResult } from '../helpers/engine';
+import { readBinary, runNode, runPoll, type RunResult } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { exportRequestsNode } from '../helpers/exportRequestsNode';
 import { captureLogs, keyShown } from '../helpers/keyLeaks';
@@ -78,6 +78,27 @@ describe('What happens when… a stored record quotes the API key', () => {
 		expectRedacted(result.items);
 	});
 
+	it.each(['csvFile', 'jsonLinesFile'])(
+		'Export Requests to a file (%s) writes it as ***',
+		async (output) => {
+			seedRecords();
+			const result = await runNode({
+				node: exportRequestsNode(FLOW, { returnAll: true, output }),
+				credentials: env.credentials,
+			});
+			expect(result.error).toBeUndefined();
+			const text = (await readBinary(result.items[0].binary!.data)).toString('utf8');
+			expect(text.match(/\*\*\*/g)?.length).toBeGreaterThanOrEqual(3);
+			expect(text).toContain('nothing secret here');
+			const key = env.credentials.main.apiKey;
+			const asItem = { json: { text } } as INodeExecutionData;
+			const ordinary = keyShown(asResult([{ json: { text: 'nothing secret here' } }]), [], key);
+			expect(keyShown(asResult([asItem]), logs, key).filter((p) => !ordinary.includes(p))).toEqual(
+				[],
+			);
+		},
+	);
+
 	it('Get Many by Session outputs it as ***', async () => {
 		seedRecords();
 		const result = await runNode({
@@ -89,6 +110,27 @@ describe('What happens when… a stored record quotes the API key', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expectRedacted(result.items);
+	});
+
+	it('a record that holds the key cut off (its first 20 of 27 characters) outputs it as ***', async () => {
+		const key = env.credentials.main.apiKey;
+		const cut = key.slice(0, 20);
+		env.emu.addRecord({
+			id: 'req_cut',
+			flow_id: FLOW,
+			flow_session_id: SESSION,
+			// A start of the key alone on its page; ordinary text shares its first 12 characters.
+			body: { text_input: `pasted ${cut} by mistake`, note: `${key.slice(0, 12)}readonly` },
+			modified: new Date(Date.now() - 60_000).toISOString(),
+		});
+		const result = await runNode({
+			node: exportRequestsNode(FLOW, { returnAll: true, simplify: false }),
+			credentials: env.credentials,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.body)).toEqual([
+			{ text_input: 'pasted *** by mistake', note: `${key.slice(0, 12)}readonly` },
+		]);
 	});
 
 	it('the Trigger outputs it as ***', async () => {

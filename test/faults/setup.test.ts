@@ -70,6 +70,36 @@ describe('What happens when… the Base URL of the credential cannot be used', (
 	);
 });
 
+describe('What happens when… the API Key of the credential has a length no BotDojo key has', () => {
+	const keyOf = (length: number) => `bdk_${'9Zq'.repeat(length)}`.slice(0, length);
+	it.each([
+		['too short', 'Query Index' as const, 11],
+		['too long', 'Run Flow' as const, 1025],
+		// Long enough that a pattern built from it would fail to compile (and first block n8n).
+		['far too long', 'Query Index' as const, 2000],
+		['far too long', 'Run Flow' as const, 2048],
+	])(
+		'refuses one %s (%s, %i characters) without showing it, and sends nothing',
+		async (_, node, length) => {
+			const apiKey = keyOf(length);
+			const result = await runNode({
+				node: nodes[node],
+				credentials: { main: { ...env.credentials.main, apiKey } },
+			});
+			const which = length < 12 ? 'short' : 'long';
+			expect(result.error?.message).toBe(
+				`The API Key of the BotDojo API credential has ${length} characters, too ${which} to be a BotDojo API key (12 to 1024)`,
+			);
+			expect(result.error?.description).toMatch(
+				/Project Settings → API Keys.*No request was sent\./,
+			);
+			expect(JSON.stringify(result)).not.toContain(apiKey.slice(0, 11));
+			expect(env.emu.requests).toHaveLength(0);
+			expect(flowRuns(env)).toBe(0);
+		},
+	);
+});
+
 describe('http:// in the Base URL', () => {
 	it.each([
 		'http://localhost:8080/api/v1',

@@ -23,7 +23,7 @@ const CREDENTIAL = {
 	baseUrl: 'https://api.botdojo.test/api/v1/',
 	accountId: 'acc 1',
 	projectId: 'proj_1',
-	apiKey: 'key-123456',
+	apiKey: 'key-1234567890', // 12 characters at least: the credential refuses a shorter key
 };
 const PROJECT = 'https://api.botdojo.test/api/v1/accounts/acc%201/projects/proj_1';
 

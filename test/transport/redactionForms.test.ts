@@ -3,12 +3,8 @@
  * each one redacted, nothing recoverable left, and text without the key left as it is.
  * The engine-level rows (what a user sees in n8n) are in test/faults/keyEcho*.
  */
-import {
-	MIN_KEY_CHARS,
-	quoteAnswer,
-	redact,
-	redactDeep,
-} from '../../nodes/shared/transport/redaction';
+import { MIN_KEY_CHARS } from '../../nodes/shared/transport/project';
+import { quoteAnswer, redact, redactDeep } from '../../nodes/shared/transport/redaction';
 
 /** A key with every character that changes when encoded: `+ / =`, space, `"` and `\`. */
 const KEY = 'bdk_A+b/C=d e"f\\g_0123456789';
@@ -120,6 +116,16 @@ describe('text without the key is left as it is', () => {
 		expect(redact('"PROJECT_4f…"', 'project_4f9a0c2e7b1d')).toBe('"***…"');
 	});
 
+	it('a start of the key anywhere (24 of 32 characters) is hidden; fewer than 16 stay', () => {
+		const key = ['bdk', '4f9a0c2e7b1d5a8c3e6f0b2d4a6c'].join('_'); // 32 characters
+		expect(redact(`pasted ${key.slice(0, 24)} by mistake`, key)).toBe('pasted *** by mistake');
+		expect(redact(`GET /x?k=${encodeURIComponent(key.slice(0, 16))}&a=1`, key)).toBe(
+			'GET /x?k=***&a=1',
+		);
+		const ordinary = `the ${key.slice(0, 15)} prefix, bdk_ keys`;
+		expect(redact(ordinary, key)).toBe(ordinary);
+	});
+
 	it('base64 and encoded text of other data, and long texts, stay', () => {
 		const other = `${base64('some other secret, not the key at all')} ${encodeURIComponent('a+b/c=d e')}`;
 		expect(redact(other, KEY)).toBe(other);
@@ -146,6 +152,23 @@ describe('redactDeep at any depth', () => {
 			bottom = Array.isArray(bottom) ? bottom[0] : (bottom as { error: unknown }).error;
 		}
 		expect(bottom).toBe('***');
+	});
+
+	it('copies only the arrays and objects on the way to a change: the rest as they are', () => {
+		const body = {
+			a: { b: [1, 'plain', { c: null }] },
+			list: [{ d: 'x' }, { e: `Bearer ${KEY}` }],
+			f: 'plain',
+		};
+		const before = JSON.stringify(body);
+		const clean = redactDeep(body, KEY);
+		expect(clean).not.toBe(body);
+		expect(clean.a).toBe(body.a);
+		expect(clean.list).not.toBe(body.list);
+		expect(clean.list[0]).toBe(body.list[0]);
+		expect(clean.list[1]).toEqual({ e: 'Bearer ***' });
+		expect(JSON.stringify(body)).toBe(before); // the answer itself is left as it is
+		expect(redactDeep(clean, KEY)).toBe(clean); // nothing left to redact: no copy at all
 	});
 
 	it('keeps the order of fields, field names redacted, "__proto__" a field', () => {

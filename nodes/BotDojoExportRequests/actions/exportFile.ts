@@ -10,6 +10,7 @@ import { storeFile, type FileBody } from '../../shared/binary/storeFile';
 import { OutputItems } from '../../shared/execution/operation';
 import { simplifyFlowRequest } from '../../shared/params/simplify';
 import { exportPages, type ExportQuery } from '../../shared/transport/api';
+import { withoutKey } from '../../shared/transport/redaction';
 import { csvHeader, csvRows, UTF8_BOM } from './csvWriter';
 
 export type FileFormat = 'csvFile' | 'jsonLinesFile';
@@ -68,7 +69,8 @@ async function* fileChunks(
 			for (const record of records)
 				text += `${JSON.stringify(settings.simplify ? simplifyFlowRequest(record) : record)}\n`;
 		}
-		yield Buffer.from(text);
+		// The file leaves the node: records BotDojo stored may quote the key.
+		yield Buffer.from(withoutKey(ctx, text));
 	}
 }
 

@@ -10,7 +10,6 @@ import { asNodeError } from '../../shared/itemErrors';
 import { checkedRunRecord, shapeOf } from '../../shared/transport/answers';
 import { runFlow } from '../../shared/transport/api';
 import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
-import { knownApiKey } from '../../shared/transport/project';
 import { isReadable } from '../../shared/transport/bounds';
 import { AnswerStream } from './answerStream';
 import { CanvasFilter } from './canvas';
@@ -187,7 +186,7 @@ function finish(
 	forwarder?.end(answered.text);
 	const session = record.flow_session_id;
 	return {
-		json: outputJson(record, run.options, answered, collector, knownApiKey(ctx)),
+		json: outputJson(record, run.options, answered, collector),
 		sessionId: typeof session === 'string' ? session : undefined,
 		failure:
 			record.status === 'pending' || record.status === 'running'

@@ -2,7 +2,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
-import { redactDeep } from '../../shared/transport/redaction';
 import type { FlowRequestRecord } from '../../shared/transport/answers';
 import type { RunOptions } from './runOptions';
 import { withoutCanvases } from './canvas';
@@ -40,18 +39,16 @@ function answerExtras(record: IDataObject, answer: Answer): IDataObject {
 }
 
 /**
- * The output item of a run, with the API key redacted from every field (the answer, the flow's
- * errorMessage under On Flow Error = Output the Record, logs, events): the flow or a proxy may
- * quote the request back.
+ * The output item of a run. The flow or a proxy may quote the request back in any field (the
+ * answer, errorMessage, logs, events): the runner redacts the API key from what leaves the node.
  */
 export function outputJson(
 	record: FlowRequestRecord,
 	options: RunOptions,
 	answer: Answer,
 	collector: RunCollector | undefined,
-	apiKey: string,
 ): IDataObject {
-	return redactDeep(outputFields(record, options, answer, collector), apiKey) as IDataObject;
+	return outputFields(record, options, answer, collector);
 }
 
 function outputFields(

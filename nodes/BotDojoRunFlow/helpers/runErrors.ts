@@ -8,7 +8,7 @@ import type { FlowRequestRecord } from '../../shared/transport/answers';
 import { retryAdvice, saidByService } from '../../shared/transport/errors';
 import { STREAM_LINES, type NdjsonFailure } from '../../shared/transport/ndjson';
 import { knownApiKey } from '../../shared/transport/project';
-import { quoteAnswer, redact } from '../../shared/transport/redaction';
+import { quoteAnswer } from '../../shared/transport/redaction';
 import { OPTION_NAMES } from './runOptions';
 
 /** Which run failed: for the message and the item. */
@@ -44,8 +44,8 @@ export function runStreamError(
 	failure: RunStreamFailure,
 	run: RunPlace,
 ): NodeApiError {
-	// A malformed line is quoted in the message: the key is kept out of it.
-	const message = redact(failure.message, knownApiKey(ctx));
+	// A malformed line is quoted in the message: the runner redacts the key from it.
+	const { message } = failure;
 	return new NodeApiError(
 		ctx.getNode(),
 		{ message, kind: failure.kind, eventsReceived: failure.events } as JsonObject,

@@ -15,6 +15,7 @@ import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } 
 import { toUtcIso } from '../../shared/params/dates';
 import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/api';
 import { alarm } from '../../shared/transport/bounds';
+import { withoutKey } from '../../shared/transport/redaction';
 import {
 	HandledWindow,
 	endedAtMs,
@@ -233,9 +234,9 @@ function warnFutureDated(
 	latestMarkMs: number,
 ) {
 	const what = started ? 'started the workflow once' : 'was passed over by the status filter';
-	ctx.logger.warn(
-		`BotDojo Trigger: flow request ${idForLog(record)} is dated ${String(record.modified).slice(0, 40)}, more than ${MAX_CLOCK_SKEW_MS / MINUTE_MS} minutes ahead of this n8n's clock. It ${what} and will not fire again; the high-water mark stops at ${toUtcIso(latestMarkMs)}, so later requests still fire.`,
-	);
+	// The record's id and date are BotDojo's: the key is redacted from the line.
+	const line = `BotDojo Trigger: flow request ${idForLog(record)} is dated ${String(record.modified).slice(0, 40)}, more than ${MAX_CLOCK_SKEW_MS / MINUTE_MS} minutes ahead of this n8n's clock. It ${what} and will not fire again; the high-water mark stops at ${toUtcIso(latestMarkMs)}, so later requests still fire.`;
+	ctx.logger.warn(withoutKey(ctx, line));
 }
 
 function writeChanged(state: PollState, name: 'highWaterMark' | 'windowStart', value: string) {

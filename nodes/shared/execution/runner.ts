@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { asNodeError, errorItem, nodeFailure } from '../itemErrors';
+import { withoutKey } from '../transport/redaction';
 import { OutputItems, type Operation, type OperationOutput } from './operation';
 import { withItemlessParameters } from './parameters';
 import { runPool } from './pool';
@@ -47,6 +48,10 @@ async function runOperation(
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail();
+	// What leaves the node (outputs, errors) is where a quoted API key is redacted, once.
+	// A thrown failure also reaches a streaming caller, who sees only its description: nodeFailure.
+	const failure = (error: unknown, itemIndex: number) =>
+		withoutKey(ctx, nodeFailure(ctx, error, itemIndex));
 
 	// prepare only reads parameters (it sends nothing): the same value is read once for all items.
 	const reader = withItemlessParameters(ctx);
@@ -55,7 +60,7 @@ async function runOperation(
 		try {
 			prepared.push({ ok: true, value: await operation.prepare.call(reader, itemIndex) });
 		} catch (error) {
-			if (!continueOnFail) throw nodeFailure(ctx, error, itemIndex);
+			if (!continueOnFail) throw failure(error, itemIndex);
 			prepared.push({ ok: false, error });
 		}
 	}
@@ -68,10 +73,11 @@ async function runOperation(
 			const item = prepared[itemIndex];
 			try {
 				if (!item.ok) throw item.error;
-				return toOutputItems(await operation.execute.call(ctx, item.value, itemIndex), itemIndex);
+				const output = await operation.execute.call(ctx, item.value, itemIndex);
+				return withoutKey(ctx, toOutputItems(output, itemIndex));
 			} catch (error) {
-				if (!continueOnFail) throw nodeFailure(ctx, error, itemIndex);
-				return [errorItem(ctx, asNodeError(ctx, error, itemIndex), itemIndex)];
+				if (!continueOnFail) throw failure(error, itemIndex);
+				return [errorItem(ctx, withoutKey(ctx, asNodeError(ctx, error, itemIndex)), itemIndex)];
 			}
 		},
 		() => cancelSignal?.aborted === true,

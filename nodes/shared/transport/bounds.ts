@@ -4,7 +4,6 @@ import * as workflow from 'n8n-workflow';
 
 import { AnswerBoundReached } from './errors';
 import type { FullResponse } from './project';
-import { holdsKey, redactDeep } from './redaction';
 
 /** The bounds of every read of an answer (README, "Limits"); tests lower them on this object. */
 export const ANSWER_LIMITS = {
@@ -52,16 +51,12 @@ export function isReadable(body: unknown): body is Readable {
 /**
  * A stream read whole within ANSWER_LIMITS and parsed as n8n would (JSON, else text); a parsed
  * body as it is. `error`: an error answer, its first errorBytes quoted as far as they came (as
- * text when nested deeper than anything reading it follows). Records may quote `apiKey` (a
- * flow's logs): it is redacted.
+ * text when nested deeper than anything reading it follows). Records may quote the key (a
+ * flow's logs): what leaves the node is redacted (redaction.ts).
  */
 export async function readAnswer(
 	body: unknown,
-	{
-		error = false,
-		signal,
-		apiKey = '',
-	}: { error?: boolean; signal?: AbortSignal; apiKey?: string } = {},
+	{ error = false, signal }: { error?: boolean; signal?: AbortSignal } = {},
 ): Promise<unknown> {
 	if (!isReadable(body)) return body;
 	const { errorBytes, answerBytes, readMs } = ANSWER_LIMITS;
@@ -79,8 +74,7 @@ export async function readAnswer(
 		.toString('utf8')
 		.replace(/^\uFEFF/, '');
 	if (error && nestingDepth(text) > 64) return text;
-	const answer = workflow.jsonParse<unknown>(text, { fallbackValue: text });
-	return apiKey && holdsKey(text, apiKey) ? redactDeep(answer, apiKey) : answer;
+	return workflow.jsonParse<unknown>(text, { fallbackValue: text });
 }
 
 /** How deep brackets nest in a JSON text (brackets inside strings not counted). */

@@ -11,7 +11,6 @@ import { beginWithin, boundedChunks, readAnswer } from './bounds';
 import { AnswerBoundReached, saidByService } from './errors';
 import { readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse } from './project';
-import { redact, redactDeep } from './redaction';
 import { DEFAULT_RETRY, header, retryWhileRateLimited } from './request';
 
 const MAX_REDIRECTS = 5; // a storage may redirect once or twice
@@ -38,13 +37,10 @@ export async function downloadSignedUrl(
 ): Promise<{ data: FileBody; contentType?: string }> {
 	const abortSignal = ctx.getExecutionCancelSignal?.();
 	const { baseUrl, apiKey } = await readCredentials(ctx);
-	// A hostile storage may name the key in an address these messages quote (a Location).
+	// A hostile storage may name the key in an address these messages quote (a Location): it is
+	// redacted where the error leaves the node.
 	const fail = (cause: object, message: string, description: string) =>
-		new NodeApiError(ctx.getNode(), redactDeep(cause, apiKey) as JsonObject, {
-			message: redact(message, apiKey),
-			description: redact(description, apiKey),
-			itemIndex,
-		});
+		new NodeApiError(ctx.getNode(), cause as JsonObject, { message, description, itemIndex });
 	/** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe,
 	 *  with the one address it is fetched from (none at the credential's own local Base URL). */
 	const checked = async (text: string, from?: URL) => {
@@ -57,11 +53,8 @@ export async function downloadSignedUrl(
 		const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
 		const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;
 		const description = `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`;
-		const message = redact(`${what} was not fetched: ${problem}`, apiKey);
-		throw new NodeOperationError(ctx.getNode(), message, {
-			itemIndex,
-			description: redact(description, apiKey),
-		});
+		const message = `${what} was not fetched: ${problem}`;
+		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 	};
 	let { link, address } = await checked(url);
 	const shownLink = linkWithoutSignature(link);

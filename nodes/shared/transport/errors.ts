@@ -1,7 +1,7 @@
 /**
- * Failures as a non-programmer can act on them: one NodeApiError mapping for every node, never
- * showing the API key. Whether retrying is safe is said only for running a flow, the one
- * request where a retry could repeat something.
+ * Failures as a non-programmer can act on them: one NodeApiError mapping for every node (the
+ * API key is redacted where they leave the node: redaction.ts `withoutKey`). Whether retrying
+ * is safe is said only for running a flow, the one request where a retry could repeat something.
  */
 import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
@@ -12,7 +12,7 @@ import {
 	type RequestSettings,
 	type RequestSubject,
 } from './project';
-import { quoteAnswer, redact, redactDeep } from './redaction';
+import { quoteAnswer } from './redaction';
 
 /** A bound of ANSWER_LIMITS (bounds.ts) that an answer reached: its message names the bound. */
 export class AnswerBoundReached extends Error {}
@@ -146,17 +146,12 @@ export function apiError(
 	} else safeToRetry = repeatable;
 
 	if (!repeatable) description += ` ${retryAdvice(safeToRetry)}`;
-	const { apiKey } = credentials;
-	return new NodeApiError(
-		ctx.getNode(),
-		{ statusCode, body: body === undefined ? null : redactDeep(body, apiKey) } as JsonObject,
-		{
-			message: redact(message, apiKey),
-			description: redact(description.trim(), apiKey),
-			httpCode: String(statusCode),
-			itemIndex: settings.itemIndex,
-		},
-	);
+	return new NodeApiError(ctx.getNode(), { statusCode, body: body ?? null } as JsonObject, {
+		message,
+		description: description.trim(),
+		httpCode: String(statusCode),
+		itemIndex: settings.itemIndex,
+	});
 }
 
 /** Where a redirect pointed: its origin, and the Base URL it implies (up to `/accounts/`). */
@@ -189,7 +184,7 @@ export function transportError(
 ): NodeApiError {
 	const brokeOff = error instanceof AnswerBrokeOffError;
 	const code = failureCode(brokeOff ? error.cause : error);
-	const raw = redact((error as Error)?.message ?? String(error), credentials.apiKey);
+	const raw = (error as Error)?.message ?? String(error);
 	let safeToRetry = waiting || settings.repeatable !== false;
 	let message = `The connection to BotDojo was lost: ${raw}`;
 	if (error instanceof AnswerBoundReached) message = error.message;

@@ -11,6 +11,13 @@ import {
 
 export const CREDENTIAL_TYPE = 'botDojoApi';
 
+/** Matched in any case and encoding, a shorter key would match ordinary words (base64: ≥ 15). */
+export const MIN_KEY_CHARS = 12;
+
+/** Far above any key seen (BotDojo's look like the emulator's ~30 characters), below what HTTP
+ *  headers commonly carry: a longer one is no BotDojo key. */
+export const MAX_KEY_CHARS = 1024;
+
 /** http:// to a host but this computer's loopback (localhost, 127.0.0.0/8, [::1]) would send the
  *  key unencrypted; anything after the host but a port, path, query or fragment counts as remote
  *  (`http://127.0.0.1@example.com`). A RegExp: the credential's Test (an expression) uses it. */
@@ -102,12 +109,23 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
 		pending.catch(() => credentialOfRun.delete(ctx));
 	}
 	const credential = await pending;
-	const problem = baseUrlProblem(credential.fields.baseUrl);
-	if (!problem) return credential;
-	const description =
-		'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.';
-	const message = `The Base URL of the BotDojo API credential ${problem}`;
-	throw new NodeOperationError(ctx.getNode(), message, { description });
+	const { baseUrl, apiKey } = credential.fields;
+	const problem = baseUrlProblem(baseUrl);
+	if (problem) {
+		const description =
+			'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.';
+		const message = `The Base URL of the BotDojo API credential ${problem}`;
+		throw new NodeOperationError(ctx.getNode(), message, { description });
+	}
+	// A key of any other length is no BotDojo key, and could not be redacted safely.
+	const keyProblem = keyLengthProblem(apiKey);
+	if (keyProblem) {
+		const description =
+			'Open the credential and paste the key again, exactly as BotDojo showed it under Project Settings → API Keys, without "Bearer". No request was sent.';
+		const message = `The API Key of the BotDojo API credential ${keyProblem}`;
+		throw new NodeOperationError(ctx.getNode(), message, { description });
+	}
+	return credential;
 }
 
 export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCredentials> {
@@ -117,6 +135,14 @@ export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCrede
 /** The execution's key once a request read it, to redact quoted answers; '' before. */
 export function knownApiKey(ctx: BotDojoContext): string {
 	return keyOfRun.get(executionOf.get(ctx) ?? ctx) ?? '';
+}
+
+/** Why the credential's key cannot be used (its length), or undefined; never quotes it. */
+export function keyLengthProblem(apiKey: string): string | undefined {
+	const { length } = apiKey.trim();
+	if (length >= MIN_KEY_CHARS && length <= MAX_KEY_CHARS) return undefined;
+	const which = length < MIN_KEY_CHARS ? 'too short' : 'too long';
+	return `has ${length} characters, ${which} to be a BotDojo API key (${MIN_KEY_CHARS} to ${MAX_KEY_CHARS})`;
 }
 
 /** Why a Base URL cannot be used, or undefined when it can. */

@@ -71,8 +71,7 @@ export async function sendWithRetries(
 			const response = await beginWithin(send, abortSignal, uploadBytes);
 			if (response.statusCode >= 300) return response;
 			// Read inside the attempt, so that a connection broken mid-answer is a network failure.
-			const bounds = { signal: abortSignal, apiKey: credentials.apiKey };
-			const read = await readAnswer(response.body, bounds).catch(async (error) => {
+			const read = await readAnswer(response.body, { signal: abortSignal }).catch(async (error) => {
 				const ownWords = abortSignal?.aborted || error instanceof AnswerBoundReached;
 				return await Promise.reject(ownWords ? error : new AnswerBrokeOffError(error));
 			});
