@@ -10,7 +10,6 @@ import {
 	type BotDojoContext,
 	type ProjectCredentials,
 	type RequestSettings,
-	type RequestSubject,
 } from './project';
 import { quoteAnswer } from './redaction';
 
@@ -52,15 +51,19 @@ export function retryAdvice(safeToRetry: boolean): string {
 
 /** The ids a request used: how a message names each, and where the user sets it. */
 function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
-	const s = settings.subject ?? {};
+	const s: Record<string, string | undefined> = settings.subject ?? {};
 	const node = (what: string) => `the ${what} in the node`;
 	const credential = (what: string) => `the ${what} of the BotDojo API credential`;
+	// A subject held in a variable may carry a kind without a row (TypeScript checks extra keys
+	// only of object literals): such an id still names itself, as its key says ("requestId").
+	const rows: Record<string, { name: string; field: string }> = { ...REQUEST_IDS };
+	for (const key of Object.keys(s)) rows[key] ??= { name: key, field: key };
 	return [
 		{ name: 'account', id: credentials.accountId, where: credential('Account ID') },
 		{ name: 'project', id: credentials.projectId, where: credential('Project ID') },
-		...Object.entries(REQUEST_IDS).map(([key, { name, field }]) => ({
+		...Object.entries(rows).map(([key, { name, field }]) => ({
 			name,
-			id: s[key as keyof RequestSubject],
+			id: s[key],
 			where: node(field),
 		})),
 	];
