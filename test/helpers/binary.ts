@@ -20,6 +20,14 @@ export function coreContainer(): { get<T>(type: new (...args: never[]) => T): T 
 	return (require(diPath) as { Container: ReturnType<typeof coreContainer> }).Container;
 }
 
+/** Filesystem-mode storage folders, removed after the test file: an export test stores 130 MB
+ *  there, and every `npm test` used to leave such folders in the temp directory. */
+const storageFolders: string[] = [];
+afterAll(() => {
+	for (const folder of storageFolders.splice(0))
+		fs.rmSync(folder, { recursive: true, force: true });
+});
+
 /**
  * Switches the binary data mode of the runs that follow (jest isolates modules per test file,
  * so this does not reach other files). Files stored earlier stay readable in either mode.
@@ -34,9 +42,9 @@ export async function setBinaryMode(mode: BinaryMode): Promise<void> {
 		init(): Promise<void>;
 	};
 	if (mode === 'filesystem' && !service.managers.filesystem) {
-		container.get(BinaryDataConfig).localStoragePath = fs.mkdtempSync(
-			path.join(os.tmpdir(), 'n8n-botdojo-binary-'),
-		);
+		const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-botdojo-binary-'));
+		storageFolders.push(storage);
+		container.get(BinaryDataConfig).localStoragePath = storage;
 		await service.init();
 	}
 	if (mode === 'database') {
