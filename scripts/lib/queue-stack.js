@@ -66,8 +66,9 @@ async function startQueueStack({
 	let n8n;
 	try {
 		// Postgres Chat Memory creates its table on first use; racing first messages could both
-		// try, so the table exists before any message (the schema of langchain's history).
-		services.postgres.psql(
+		// try, so the table exists before any message (the schema of langchain's history), in
+		// the database its credential names.
+		services.postgres.query(
 			'CREATE TABLE IF NOT EXISTS n8n_chat_histories (id SERIAL PRIMARY KEY, session_id VARCHAR(255) NOT NULL, message JSONB NOT NULL)',
 		);
 		const workflows = [...local.readExamples(), ...readQueueWorkflows()].map(

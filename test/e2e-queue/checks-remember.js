@@ -142,4 +142,31 @@ module.exports = function rememberChecks(env, log) {
 			assert.equal(runs.length, 0);
 		},
 	);
+
+	test(
+		'Remember by Key in queue mode, public chat that does not stream: the error output answers the chat with the refusal (n8n alone says only "Error in workflow")',
+		{ timeout: 300_000 },
+		async () => {
+			const url = publicChatUrl('bdQueueChatRefusal');
+			const sessionId = `chat-refusal-${Date.now()}`;
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput: `${sessionId} 1` }),
+				signal: AbortSignal.timeout(120_000),
+			});
+			const text = await response.text();
+			assert.equal(response.status, 200, text);
+			// What the chat window shows: the last node's `output`, the node's headline.
+			assert.deepEqual(JSON.parse(text), {
+				output:
+					'Session: Remember by Key cannot be used on a queue-mode worker. Choose Keep in Chat Memory',
+			});
+			log(`refusal to a non-streaming public chat: ${text}`);
+			const runs = env.emu
+				.requestsTo('run')
+				.filter((r) => r.body?.body?.text_input?.startsWith(sessionId));
+			assert.equal(runs.length, 0);
+		},
+	);
 };
