@@ -14,7 +14,7 @@ import {
 	type InputPlace,
 	placeOf,
 } from '../../shared/validation';
-import { evaluationReadsSteps } from '../helpers/evaluationReads';
+import { evaluationReadsSteps } from '../helpers/output';
 import { OPTION_NAMES, type RunOptions } from '../helpers/runOptions';
 import { NOTHING_SENT } from './input';
 import { readToolOutput } from './toolOutput';

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { Operation } from '../../shared/execution/operation';
 import { readFlowId } from '../../shared/params/flowId';
 import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
-import { canForward } from '../helpers/forwarder';
+import { canForward } from '../helpers/output';
 import { runWithMemory } from '../helpers/memorySession';
 import { runRemembered } from '../helpers/rememberedRun';
 import type { RunOptions } from '../helpers/runOptions';
