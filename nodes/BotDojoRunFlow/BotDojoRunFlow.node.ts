@@ -7,8 +7,7 @@ import type {
 
 import { router } from '../shared/execution/runner';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
-import { operation as runFlow } from './actions/run.operation';
-import { runFlowInputs } from './actions/session';
+import { operation as runFlow, runFlowInputs } from './actions/run.operation';
 
 export class BotDojoRunFlow implements INodeType {
 	description: INodeTypeDescription = {
