@@ -110,25 +110,28 @@ describe('tool arguments and results only in canvas.canvasData', () => {
 });
 
 describe("a step's canvas (FlowRequestStep.canvas)", () => {
-	it.each([true, false])('streaming %s: is output in canvases, once per step', async (streaming) => {
-		const canvases = [
-			{
-				canvasId: expect.stringMatching(/^canvas_/),
-				canvasType: 'mcp-app',
-				canvasData: { arguments: { kind: 'bar' }, result: '{"drawn":true}' },
-			},
-		];
-		const { items } = await runFlow(env, {
-			parameters: message('flow_sdk', 'weather', { options: { streaming } }),
-			typeVersion: 1.1,
-		});
-		expect(items[0].json.canvases).toEqual(canvases);
-		const raw = await runFlow(env, {
-			parameters: message('flow_sdk', 'weather', { simplify: false, options: { streaming } }),
-			typeVersion: 1.1,
-		});
-		expect(raw.items[0].json.canvases).toEqual(canvases);
-	});
+	it.each([true, false])(
+		'streaming %s: is output in canvases, once per step',
+		async (streaming) => {
+			const canvases = [
+				{
+					canvasId: expect.stringMatching(/^canvas_/),
+					canvasType: 'mcp-app',
+					canvasData: { arguments: { kind: 'bar' }, result: '{"drawn":true}' },
+				},
+			];
+			const { items } = await runFlow(env, {
+				parameters: message('flow_sdk', 'weather', { options: { streaming } }),
+				typeVersion: 1.1,
+			});
+			expect(items[0].json.canvases).toEqual(canvases);
+			const raw = await runFlow(env, {
+				parameters: message('flow_sdk', 'weather', { simplify: false, options: { streaming } }),
+				typeVersion: 1.1,
+			});
+			expect(raw.items[0].json.canvases).toEqual(canvases);
+		},
+	);
 });
 
 describe('a record that has not finished', () => {

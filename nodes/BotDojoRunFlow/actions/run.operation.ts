@@ -25,7 +25,7 @@ import { invalidInput, placeOf, requireText, requireTextParameter } from '../../
 import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
 import { runWithMemory } from '../helpers/memorySession';
 import { canForward } from '../helpers/output';
-import { assertRememberedMapVisible, runRemembered } from '../helpers/rememberedRun';
+import { assertRememberedMapVisible, runRemembered } from '../helpers/rememberByKey';
 import { OPTION_NAMES, type RunOptions } from '../helpers/runOptions';
 import {
 	LEGACY_FIELDS_UNTIL,

@@ -31,8 +31,7 @@ import { asNodeError } from '../../shared/itemErrors';
 import { createSession } from '../../shared/transport/api';
 import { readCredentials } from '../../shared/transport/project';
 import type { RunOutcome } from './flowRun';
-import { isSessionRefused } from './rememberedRun';
-import type { SessionUse } from './sessionStore';
+import { isSessionRefused, type SessionUse } from './rememberByKey';
 
 /** What the node uses of a langchain chat memory (no langchain import in node code). */
 interface ChatHistory {
