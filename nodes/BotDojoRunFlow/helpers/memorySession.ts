@@ -31,7 +31,7 @@ import { asNodeError } from '../../shared/itemErrors';
 import { createSession } from '../../shared/transport/api';
 import { readCredentials } from '../../shared/transport/project';
 import type { RunOutcome } from './flowRun';
-import { isSessionRefused, type SessionUse } from './rememberByKey';
+import { runInSession } from './rememberByKey';
 
 /** What the node uses of a langchain chat memory (no langchain import in node code). */
 interface ChatHistory {
@@ -134,22 +134,22 @@ export async function runWithMemory(
 	};
 
 	let marker = await current();
-	let use: SessionUse = marker ? 'continued' : 'new';
+	const use = marker ? 'continued' : 'new';
 	let generation = marker?.generation ?? 1;
 	marker ??= await start(generation);
-	let outcome: RunOutcome;
-	try {
-		outcome = await runIn(marker?.id);
-	} catch (error) {
-		if (!marker || !isSessionRefused(error)) throw asNodeError(ctx, error, itemIndex);
-		// BotDojo refused the session while loading the request, before the flow ran.
-		use = 'replaced';
-		generation = marker.generation + 1;
-		marker = await start(generation);
-		outcome = await runIn(marker?.id);
-	}
+	const { outcome, json } = await runInSession(
+		ctx,
+		itemIndex,
+		{ id: marker?.id, use },
+		runIn,
+		async () => {
+			generation = (marker?.generation ?? generation) + 1;
+			marker = await start(generation);
+			return marker?.id;
+		},
+	);
 	// Without a session made ahead (flow key), the run's own session is recorded after it.
 	if (!marker && outcome.sessionId) await write({ generation, id: outcome.sessionId });
 	if (outcome.failure) throw outcome.failure;
-	return { ...outcome.json, session: use };
+	return json;
 }

@@ -319,24 +319,45 @@ export function assertRememberedMapVisible(ctx: IExecuteFunctions, itemIndex: nu
 	);
 }
 
-/**
- * Whether BotDojo refused the session (Remember by Key's or Keep in Chat Memory's): its own words
- * (not the node's, nor what they quote, such as the user's message in a flow's error after it
- * ran) begin with "Error loading session", on any error status. It refused it while loading the
- * run request, before the flow ran: only then is the run started again, in a new session.
- */
-export function isSessionRefused(error: unknown): boolean {
+function isSessionRefused(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const status = Number(error.httpCode);
-	if (!(status >= 400 && status < 600)) return false;
 	const answer = error.errorResponse as { body?: unknown } | undefined;
-	return /^error loading session\b/i.test(serviceMessage(answer?.body) ?? '');
+	return (
+		status >= 400 &&
+		status < 600 &&
+		/^error loading session\b/i.test(serviceMessage(answer?.body) ?? '')
+	);
 }
 
 /**
- * Runs `runIn` in the session remembered for `key` (or a new one) and says in the output's
- * `session` whether it continued, started or replaced one.
+ * Runs in session `known` (none: a new one) and says in the output's `session` how the session
+ * came about. When BotDojo refuses the session (Remember by Key's or Keep in Chat Memory's) it
+ * refused it while loading the run request, before the flow ran: only then is the run started
+ * again, once, in the session `replace` gives. The refusal is BotDojo's own words (not the
+ * node's, nor what they quote, such as the user's message in a flow's error after it ran),
+ * beginning with "Error loading session", on any error status.
  */
+export async function runInSession(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	known: { id?: string; use: SessionUse },
+	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
+	replace: () => Promise<string | undefined>,
+): Promise<{ outcome: RunOutcome; json: IDataObject }> {
+	let use = known.use;
+	let outcome: RunOutcome;
+	try {
+		outcome = await runIn(known.id);
+	} catch (error) {
+		if (!known.id || !isSessionRefused(error)) throw asNodeError(ctx, error, itemIndex);
+		use = 'replaced';
+		outcome = await runIn(await replace());
+	}
+	return { outcome, json: { ...outcome.json, session: use } };
+}
+
+/** Runs `runIn` in the session remembered for `key` (or a new one). */
 export async function runRemembered(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -350,19 +371,14 @@ export async function runRemembered(
 	// A manual execution's static data may not be what n8n saved last.
 	store.attach(staticData, ctx.getMode() !== 'manual');
 	let failure: Error | undefined;
-	const json = await store.withSession(entry, staticData, async (known) => {
-		let use: SessionUse = known ? 'continued' : 'new';
-		let outcome: RunOutcome;
-		try {
-			outcome = await runIn(known);
-		} catch (error) {
-			if (!known || !isSessionRefused(error)) throw asNodeError(ctx, error, itemIndex);
+	const json = await store.withSession(entry, staticData, async (id) => {
+		const use = id ? 'continued' : 'new';
+		const run = await runInSession(ctx, itemIndex, { id, use }, runIn, async () => {
 			store.forget(entry, staticData);
-			use = 'replaced';
-			outcome = await runIn(undefined);
-		}
-		failure = outcome.failure;
-		return { result: { ...outcome.json, session: use }, sessionId: outcome.sessionId };
+			return undefined;
+		});
+		failure = run.outcome.failure;
+		return { result: run.json, sessionId: run.outcome.sessionId };
 	});
 	if (failure) throw failure;
 	return json;
