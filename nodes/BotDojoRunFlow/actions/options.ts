@@ -369,10 +369,29 @@ export function readRunOptions(
 	if (typeof values.version === 'string' ? values.version.trim() : values.version) {
 		request.version = String(values.version).trim();
 	}
-	const override = readOverride(place, values.override?.property ?? []);
-	if (override) request.override = override;
-	const evalOptions = readEvalOptions(place, values);
-	if (evalOptions) request.evalOptions = evalOptions;
+	const overrides = values.override?.property ?? [];
+	// No prototype: a path "__proto__" stays a key of what is sent.
+	if (overrides.length > 0) request.override = Object.create(null) as IDataObject;
+	overrides.forEach((property, index) => {
+		const path = requireText(
+			place,
+			`Options › ${OPTION_NAMES.override} › property ${index + 1} › ${OPTION_NAMES.overridePath}`,
+			property.path,
+			`Give the node path and the property name, e.g. llm_1.temperature. ${NOTHING_SENT}`,
+		);
+		(request.override as IDataObject)[path] = jsonOrText(
+			place,
+			`Options › ${OPTION_NAMES.override} › "${path}"`,
+			property.value,
+			`${JSON_OR_TEXT_HELP} ${NOTHING_SENT}`,
+		) as IDataObject[string];
+	});
+	const runs = values.evalRuns?.run ?? [];
+	if (values.evalRunMode !== undefined || runs.length > 0) {
+		const evalOptions: IDataObject = { runMode: values.evalRunMode ?? 'async' };
+		if (runs.length > 0) evalOptions.runs = runs.map((run, i) => readEvalRun(place, run, i));
+		request.evalOptions = evalOptions;
+	}
 	return {
 		request,
 		streaming,
@@ -401,56 +420,28 @@ export function readConcurrency(ctx: IExecuteFunctions): number {
 	return Math.min(50, Math.max(1, Math.floor(Number(value)) || 1));
 }
 
-function readOverride(
+function readEvalRun(
 	place: InputPlace,
-	properties: Array<{ path?: string; value?: unknown }>,
-): IDataObject | undefined {
-	if (properties.length === 0) return undefined;
-	// No prototype: a path "__proto__" stays a key of what is sent.
-	const override = Object.create(null) as IDataObject;
-	properties.forEach((property, index) => {
-		const path = requireText(
+	run: { flowEvalId?: string; externalInput?: unknown },
+	index: number,
+): IDataObject {
+	const label = `Options › ${OPTION_NAMES.evalRuns} › evaluation ${index + 1}`;
+	const entry: IDataObject = {
+		flowEvalId: requireText(
 			place,
-			`Options › ${OPTION_NAMES.override} › property ${index + 1} › ${OPTION_NAMES.overridePath}`,
-			property.path,
-			`Give the node path and the property name, e.g. llm_1.temperature. ${NOTHING_SENT}`,
+			`${label} › ${OPTION_NAMES.flowEvalId}`,
+			run.flowEvalId,
+			`Enter the flow ID of the evaluation. ${NOTHING_SENT}`,
+		),
+	};
+	const input = run.externalInput;
+	if (input !== undefined && input !== null && input !== '') {
+		entry.flowEvalExternalInput = parseJsonObject(
+			place,
+			`${label} › ${OPTION_NAMES.externalInput}`,
+			input,
+			`Give a JSON object, e.g. {"expected": "a polite answer"}, or leave it empty. ${NOTHING_SENT}`,
 		);
-		override[path] = jsonOrText(
-			place,
-			`Options › ${OPTION_NAMES.override} › "${path}"`,
-			property.value,
-			`${JSON_OR_TEXT_HELP} ${NOTHING_SENT}`,
-		) as IDataObject[string];
-	});
-	return override;
-}
-
-function readEvalOptions(place: InputPlace, values: OptionValues): IDataObject | undefined {
-	const runs = values.evalRuns?.run ?? [];
-	if (values.evalRunMode === undefined && runs.length === 0) return undefined;
-	const evalOptions: IDataObject = { runMode: values.evalRunMode ?? 'async' };
-	if (runs.length > 0) {
-		evalOptions.runs = runs.map((run, index) => {
-			const label = `Options › ${OPTION_NAMES.evalRuns} › evaluation ${index + 1}`;
-			const entry: IDataObject = {
-				flowEvalId: requireText(
-					place,
-					`${label} › ${OPTION_NAMES.flowEvalId}`,
-					run.flowEvalId,
-					`Enter the flow ID of the evaluation. ${NOTHING_SENT}`,
-				),
-			};
-			const input = run.externalInput;
-			if (input !== undefined && input !== null && input !== '') {
-				entry.flowEvalExternalInput = parseJsonObject(
-					place,
-					`${label} › ${OPTION_NAMES.externalInput}`,
-					input,
-					`Give a JSON object, e.g. {"expected": "a polite answer"}, or leave it empty. ${NOTHING_SENT}`,
-				);
-			}
-			return entry;
-		});
 	}
-	return evalOptions;
+	return entry;
 }
