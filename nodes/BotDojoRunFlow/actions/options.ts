@@ -6,7 +6,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { beforeVersion } from '../../shared/params/simplify';
-import { LONGEST_WAIT_MS } from '../../shared/transport/bounds';
 import {
 	invalidInput,
 	JSON_OR_TEXT_HELP,
@@ -330,8 +329,8 @@ interface OptionValues {
 	concurrency?: number;
 }
 
-/** The longest time a timer can wait, in whole seconds (2^31-1 ms: about 24.8 days). */
-const LONGEST_SECONDS = Math.floor(LONGEST_WAIT_MS / 1000);
+/** The longest time a Node.js timer can wait, in whole seconds (2^31-1 ms: about 24.8 days). */
+const LONGEST_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 function seconds(place: InputPlace, parameter: string, value: unknown, fallback: number): number {
 	const number = value === undefined || value === '' ? fallback : Number(value);

@@ -153,8 +153,9 @@ function stepCanvases(steps: unknown, into = new Map<unknown, unknown>()): Map<u
 }
 
 /**
- * Joins the answer's tokens in batches, then the batches as a rope (`+`, not a copy): the memory
- * held stays close to the size of the text, without one rope node per token.
+ * Joins the answer's tokens in batches, then the batches with `+` (V8 links the two strings
+ * rather than copying them): the memory held stays close to the size of the text, without one
+ * link per token.
  */
 class TextCollector {
 	private batch: string[] = [];

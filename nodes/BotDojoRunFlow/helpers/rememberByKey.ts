@@ -117,62 +117,15 @@ function readSaved(staticData: IDataObject): { found: RememberedSession[]; earli
 	return { found, earlier };
 }
 
-/** The saved form of one store: `value` is what every execution's static data points to. */
-class SavedForm {
-	/** flow → its text, read through a getter that builds it after a change. */
-	readonly value = Object.create(null) as Record<string, string>;
-
-	/** flow → its lines by key digest (a Map keeps their order). */
-	private readonly lines = new Map<string, Map<string, string>>();
-
-	private readonly texts = new Map<string, string>();
-
-	clear(): void {
-		for (const flowId of this.lines.keys()) delete this.value[flowId];
-		this.lines.clear();
-		this.texts.clear();
-	}
-
-	save({ flowId, digest, day, id }: RememberedSession): void {
-		// A line cannot hold a line break: such a session stays in the process only.
-		if (id.includes('\n')) return;
-		let lines = this.lines.get(flowId);
-		if (!lines) {
-			lines = new Map();
-			this.lines.set(flowId, lines);
-			const build = () => {
-				let text = this.texts.get(flowId);
-				if (text === undefined) {
-					text = [...(this.lines.get(flowId)?.values() ?? [])].join('\n');
-					this.texts.set(flowId, text);
-				}
-				return text;
-			};
-			Object.defineProperty(this.value, flowId, {
-				get: build,
-				enumerable: true,
-				configurable: true,
-			});
-		}
-		lines.set(digest, `${digest} ${day.toString(36)} ${id}`);
-		this.texts.delete(flowId);
-	}
-
-	unsave({ flowId, digest }: RememberedSession): void {
-		const lines = this.lines.get(flowId);
-		if (!lines?.delete(digest)) return;
-		this.texts.delete(flowId);
-		if (lines.size > 0) return;
-		this.lines.delete(flowId);
-		delete this.value[flowId];
-	}
-}
-
 class SessionStore {
 	/** By conversation name, in the order of use: the first entries are the least recently used. */
 	private readonly sessions = new Map<string, RememberedSession>();
-	/** The saved form of `sessions`, shared by the static data of every execution. */
-	private readonly saved = new SavedForm();
+	/**
+	 * The saved form of `sessions`, shared by the static data of every execution: flow → its
+	 * text, read through a getter that builds it after a change (and keeps it until the next).
+	 */
+	private readonly saved = Object.create(null) as Record<string, string>;
+	private readonly texts = new Map<string, string>();
 	private loaded = false;
 	private readonly attached = new WeakSet<IDataObject>();
 	private readonly queues = new Map<string, Promise<unknown>>();
@@ -203,7 +156,7 @@ class SessionStore {
 		else {
 			Object.defineProperty(staticData, 'remembered', {
 				...property,
-				value: this.saved.value,
+				value: this.saved,
 				enumerable: true,
 			});
 		}
@@ -240,7 +193,7 @@ class SessionStore {
 		const session = this.sessions.get(name);
 		if (!session) return;
 		this.sessions.delete(name);
-		this.saved.unsave(session);
+		this.changed(flowId, true);
 		this.markChanged(staticData);
 	}
 
@@ -254,10 +207,10 @@ class SessionStore {
 		}
 		const all = [...unknown].sort((a, b) => a[1].day - b[1].day).concat([...this.sessions]);
 		this.sessions.clear();
-		this.saved.clear();
+		for (const flowId of Object.keys(this.saved)) this.changed(flowId, true);
 		for (const [name, session] of all.slice(Math.max(0, all.length - MAX_REMEMBERED))) {
 			this.sessions.set(name, session);
-			this.saved.save(session);
+			this.changed(session.flowId);
 		}
 	}
 
@@ -277,18 +230,42 @@ class SessionStore {
 		if (known?.id === id && known.day >= day) return;
 		session.id = id;
 		session.day = day;
-		this.saved.save(session);
+		this.changed(session.flowId);
 		for (const [oldest, forgotten] of this.sessions) {
 			if (this.sessions.size <= MAX_REMEMBERED) break;
 			this.sessions.delete(oldest);
-			this.saved.unsave(forgotten);
+			this.changed(forgotten.flowId, true);
 		}
 		this.markChanged(staticData);
 	}
 
+	/** The flow's saved text is built anew when next read; a flow without sessions has none. */
+	private changed(flowId: string, removed = false): void {
+		this.texts.delete(flowId);
+		if (removed) {
+			for (const session of this.sessions.values()) if (session.flowId === flowId) return;
+			delete this.saved[flowId];
+			return;
+		}
+		if (flowId in this.saved) return;
+		const build = () => {
+			let text = this.texts.get(flowId);
+			if (text === undefined) {
+				text = [...this.sessions.values()]
+					// A line cannot hold a line break: such a session stays in the process only.
+					.filter((session) => session.flowId === flowId && !session.id.includes('\n'))
+					.map(({ digest, day, id }) => `${digest} ${day.toString(36)} ${id}`)
+					.join('\n');
+				this.texts.set(flowId, text);
+			}
+			return text;
+		};
+		Object.defineProperty(this.saved, flowId, { get: build, enumerable: true, configurable: true });
+	}
+
 	/** Assigning marks the execution's static data as changed, so that n8n saves it. */
 	private markChanged(staticData: IDataObject): void {
-		staticData.remembered = this.saved.value;
+		staticData.remembered = this.saved;
 	}
 }
 
