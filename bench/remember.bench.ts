@@ -12,7 +12,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSessionStores } from '../nodes/BotDojoRunFlow/helpers/sessionStore';
+import { forgetAllSessionStores } from '../nodes/BotDojoRunFlow/helpers/rememberByKey';
 import { runNode, type BotDojoCredentialData } from '../test/helpers/engine';
 import { alternate, machine, report, startChildEmulator, type Sample } from './lib';
 

@@ -7,8 +7,7 @@ import type {
 
 import { router } from '../shared/execution/runner';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
-import { operation as runFlow } from './actions/run.operation';
-import { runFlowInputs } from './actions/session';
+import { operation as run, runFlowInputs } from './actions/run.operation';
 
 export class BotDojoRunFlow implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,7 +23,7 @@ export class BotDojoRunFlow implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: subtitleOf(runFlow.option.name, { parameter: 'flowId', name: 'Flow ID' }),
+		subtitle: subtitleOf(run.option.name, { parameter: 'flowId', name: 'Flow ID' }),
 		usableAsTool: true,
 		// A Chat Memory input appears only in the session mode that uses it.
 		inputs: runFlowInputs,
@@ -68,11 +67,11 @@ export class BotDojoRunFlow implements INodeType {
 				description:
 					'Tells the AI Agent what the flow does and when to call it. A specific description makes the agent use the tool well.',
 			},
-			...runFlow.description,
+			...run.description,
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this, [runFlow]);
+		return await router.call(this, [run]);
 	}
 }

@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
-import { EVALUATION_NODE_TYPE } from '../../nodes/BotDojoRunFlow/helpers/evaluationReads';
+import { EVALUATION_NODE_TYPE } from '../../nodes/BotDojoRunFlow/helpers/output';
 import { nodeTypes } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { message, runBodies, runFlow, type RunFlowSettings } from '../helpers/runFlow';

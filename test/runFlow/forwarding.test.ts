@@ -1,7 +1,7 @@
 /** BotDojo Run Flow: tokens forwarded live through sendChunk when the workflow streams. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { canForward } from '../../nodes/BotDojoRunFlow/helpers/forwarder';
+import { canForward } from '../../nodes/BotDojoRunFlow/helpers/output';
 import { useEmulator } from '../helpers/emulator';
 import { message, runFlow } from '../helpers/runFlow';
 

@@ -4,8 +4,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { keyDigest } from '../../nodes/BotDojoRunFlow/helpers/savedSessions';
-import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
+import {
+	forgetAllSessionStores,
+	keyDigest,
+} from '../../nodes/BotDojoRunFlow/helpers/rememberByKey';
 import { chats, savedEntries, sessionsSent, useChatFlow } from '../helpers/conversations';
 import { useEmulator } from '../helpers/emulator';
 import { message, startFlow } from '../helpers/runFlow';

@@ -8,7 +8,7 @@ import { InstanceSettings } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
 import { BotDojoRunFlow } from '../../nodes/BotDojoRunFlow/BotDojoRunFlow.node';
-import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
+import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/rememberByKey';
 import { coreContainer } from '../helpers/binary';
 import { useEmulator } from '../helpers/emulator';
 import { message, runFlow } from '../helpers/runFlow';

@@ -1,8 +1,10 @@
 /** BotDojo Run Flow: new, continued and remembered sessions. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { keyDigest } from '../../nodes/BotDojoRunFlow/helpers/savedSessions';
-import { forgetAllSessionStores } from '../../nodes/BotDojoRunFlow/helpers/sessionStore';
+import {
+	forgetAllSessionStores,
+	keyDigest,
+} from '../../nodes/BotDojoRunFlow/helpers/rememberByKey';
 import { savedEntries } from '../helpers/conversations';
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';

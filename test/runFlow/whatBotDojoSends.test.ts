@@ -109,6 +109,61 @@ describe('tool arguments and results only in canvas.canvasData', () => {
 	);
 });
 
+describe("a step's canvas (FlowRequestStep.canvas)", () => {
+	it.each([true, false])(
+		'streaming %s: is output in canvases, once per step',
+		async (streaming) => {
+			const canvases = [
+				{
+					canvasId: expect.stringMatching(/^canvas_/),
+					canvasType: 'mcp-app',
+					canvasData: { arguments: { kind: 'bar' }, result: '{"drawn":true}' },
+				},
+			];
+			const { items } = await runFlow(env, {
+				parameters: message('flow_sdk', 'weather', { options: { streaming } }),
+				typeVersion: 1.1,
+			});
+			expect(items[0].json.canvases).toEqual(canvases);
+			const raw = await runFlow(env, {
+				parameters: message('flow_sdk', 'weather', { simplify: false, options: { streaming } }),
+				typeVersion: 1.1,
+			});
+			expect(raw.items[0].json.canvases).toEqual(canvases);
+		},
+	);
+});
+
+describe("a step's canvas streamed, the record without steps", () => {
+	it('is output once, as its latest update, beside the canvases of the answer text', async () => {
+		const canvas = (state: string) => ({
+			canvasId: 'c1',
+			canvasType: 'mcp-app',
+			canvasData: { state },
+		});
+		const lines = [
+			{ tag: 'onIntermediateStepUpdate', data: { stepId: 's1', stepLabel: 'chart', canvas: null } },
+			{ tag: 'onIntermediateStepUpdate', data: { stepId: 's1', canvas: canvas('drawing') } },
+			{
+				tag: 'onIntermediateStepUpdate',
+				data: { stepId: 's2', subSteps: [{ stepId: 's1', canvas: canvas('drawn') }] },
+			},
+			{ tag: 'onNewToken', data: { token: 'See <|dojo-canvas|>{"a":1}<|dojo-canvas|>.' } },
+			{ id: 'req_1', flow_id: 'flow_1', status: 'complete', response: {} },
+		];
+		botdojo.answer = (_, res) => {
+			res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+			res.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+		};
+		const { items, error } = await runNode({
+			node: { type: 'botDojoRunFlow', typeVersion: 1.1, parameters: message('flow_1', 'Hi') },
+			credentials: botdojo.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ text: 'See .', canvases: [canvas('drawn'), { a: 1 }] });
+	});
+});
+
 describe('a record that has not finished', () => {
 	it.each([
 		['pending', true],

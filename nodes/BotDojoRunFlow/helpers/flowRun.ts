@@ -12,10 +12,8 @@ import { runFlow } from '../../shared/transport/api';
 import { NdjsonStreamError, readNdjsonStream, rope } from '../../shared/transport/ndjson';
 import { isReadable } from '../../shared/transport/bounds';
 import { AnswerStream } from './answerStream';
-import { CanvasFilter } from './canvas';
 import { RunCollector } from './collector';
-import { TokenForwarder } from './forwarder';
-import { answerOf, outputJson } from './output';
+import { answerOf, CanvasFilter, outputJson, TokenForwarder } from './output';
 import { RunDeadline } from './runDeadline';
 import {
 	flowReportedError,

@@ -31,24 +31,15 @@ import { asNodeError } from '../../shared/itemErrors';
 import { createSession } from '../../shared/transport/api';
 import { readCredentials } from '../../shared/transport/project';
 import type { RunOutcome } from './flowRun';
-import { isSessionRefused } from './rememberedRun';
-import type { SessionUse } from './sessionStore';
+import { runInSession } from './rememberByKey';
 
 /** What the node uses of a langchain chat memory (no langchain import in node code). */
 interface ChatHistory {
 	getMessages(): Promise<StoredMessage[]>;
 	addAIMessage(text: string): Promise<void>;
-	/** The conversation, which every marker is signed over (see readHistory). */
+	/** The conversation, which every marker is signed over. */
 	sessionId: string;
 }
-
-/**
- * n8n's memories whose chat history names its conversation (`sessionId` of langchain's Redis,
- * Postgres, MongoDB and Xata histories). Simple Memory gives a history without it: a marker
- * copied from one conversation into another would then be read there.
- */
-const MEMORIES_THAT_NAME_THEIR_CONVERSATION =
-	'Redis Chat Memory, Postgres Chat Memory, MongoDB Chat Memory or Xata';
 
 /** A langchain message as read back: `getType()` (`_getType()` before langchain 0.3). */
 interface StoredMessage {
@@ -63,124 +54,35 @@ interface Marker {
 	id: string;
 }
 
-/** Signs and checks the markers of one conversation and flow. */
-interface Signer {
-	sign(marker: Marker): string;
-}
-
 const MARKER = /^\[BotDojo session (\d+)\] (\S+) sig:([A-Za-z0-9_-]{43})$/;
 
-async function signerOf(
-	ctx: IExecuteFunctions,
-	history: ChatHistory,
-	flowId: string,
-): Promise<Signer> {
-	const { apiKey } = await readCredentials(ctx);
-	const conversation = history.sessionId;
-	return {
-		sign: ({ generation, id }) =>
-			createHmac('sha256', apiKey)
-				.update(JSON.stringify(['botdojo-chat-marker', conversation, flowId, generation, id]))
-				.digest('base64url'),
-	};
-}
-
-function markerText(signer: Signer, marker: Marker): string {
-	return `[BotDojo session ${marker.generation}] ${marker.id} sig:${signer.sign(marker)}`;
-}
-
-function isAiMessage(message: StoredMessage): boolean {
-	const type =
-		typeof message.getType === 'function'
-			? message.getType()
-			: typeof message._getType === 'function'
-				? message._getType()
-				: message.type;
-	return type === 'ai';
-}
-
-/** The marker an AI message carries when this node wrote it for this conversation and flow. */
-function markerOf(signer: Signer, message: StoredMessage): Marker | undefined {
-	if (typeof message.content !== 'string' || !isAiMessage(message)) return undefined;
-	const match = MARKER.exec(message.content);
-	if (!match) return undefined;
-	const marker = { generation: Number(match[1]), id: match[2] };
-	const expected = Buffer.from(signer.sign(marker));
-	const given = Buffer.from(match[3]);
-	return given.length === expected.length && timingSafeEqual(given, expected) ? marker : undefined;
-}
-
+/** The chat memory's history, refused (before any request) when it cannot hold markers safely. */
 async function readHistory(ctx: IExecuteFunctions, itemIndex: number): Promise<ChatHistory> {
 	const memory = (await ctx.getInputConnectionData(NodeConnectionTypes.AiMemory, itemIndex)) as
 		| { chatHistory?: Partial<ChatHistory> }
 		| undefined;
 	const history = memory?.chatHistory;
+	const refuse = (needs: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), `Session: Keep in Chat Memory needs ${needs}`, {
+			itemIndex,
+			description: `${description}, or choose another Session mode. Nothing was sent to BotDojo.`,
+		});
 	if (typeof history?.getMessages !== 'function' || typeof history.addAIMessage !== 'function') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Session: Keep in Chat Memory needs a chat memory connected to the Memory input',
-			{
-				itemIndex,
-				description:
-					'Connect a Redis Chat Memory or Postgres Chat Memory node (in queue mode, every worker reaches them), or choose another Session mode. Nothing was sent to BotDojo.',
-			},
+		throw refuse(
+			'a chat memory connected to the Memory input',
+			'Connect a Redis Chat Memory or Postgres Chat Memory node (in queue mode, every worker reaches them)',
 		);
 	}
+	// n8n's memories whose chat history names its conversation (`sessionId` of langchain's Redis,
+	// Postgres, MongoDB and Xata histories). Simple Memory gives a history without it: a marker
+	// copied from one conversation into another would then be read there.
 	if (typeof history.sessionId !== 'string' || history.sessionId === '') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Session: Keep in Chat Memory needs a memory that names its conversation',
-			{
-				itemIndex,
-				description: `The connected memory does not tell the node which conversation it holds (n8n's Simple Memory does not), so one conversation could continue another's BotDojo session. Connect a ${MEMORIES_THAT_NAME_THEIR_CONVERSATION} node, or choose another Session mode. Nothing was sent to BotDojo.`,
-			},
+		throw refuse(
+			'a memory that names its conversation',
+			"The connected memory does not tell the node which conversation it holds (n8n's Simple Memory does not), so one conversation could continue another's BotDojo session. Connect a Redis Chat Memory, Postgres Chat Memory, MongoDB Chat Memory or Xata node",
 		);
 	}
 	return history as ChatHistory;
-}
-
-/** The first marker of the newest generation: the same for every reader of the list. */
-async function currentMarker(history: ChatHistory, signer: Signer): Promise<Marker | undefined> {
-	let current: Marker | undefined;
-	for (const message of await history.getMessages()) {
-		const marker = markerOf(signer, message);
-		if (marker && (!current || marker.generation > current.generation)) current = marker;
-	}
-	return current;
-}
-
-/** A new session for the flow, or undefined when the key may not create one (a flow key). */
-async function newSessionId(
-	ctx: IExecuteFunctions,
-	flowId: string,
-	itemIndex: number,
-): Promise<string | undefined> {
-	try {
-		const session = await createSession(ctx, flowId, {}, itemIndex);
-		return typeof session.id === 'string' ? session.id : undefined;
-	} catch (error) {
-		if ((error as { httpCode?: string }).httpCode === '403') return undefined;
-		throw asNodeError(ctx, error, itemIndex);
-	}
-}
-
-/**
- * Creates a session and appends its marker of the given generation, then returns the marker
- * every racer uses (maybe another's); undefined when the key may not create sessions.
- */
-async function startGeneration(
-	ctx: IExecuteFunctions,
-	history: ChatHistory,
-	signer: Signer,
-	flowId: string,
-	itemIndex: number,
-	generation: number,
-): Promise<Marker | undefined> {
-	const id = await newSessionId(ctx, flowId, itemIndex);
-	if (!id) return undefined;
-	await history.addAIMessage(markerText(signer, { generation, id }));
-	const current = await currentMarker(history, signer);
-	return current && current.generation >= generation ? current : { generation, id };
 }
 
 export async function runWithMemory(
@@ -190,26 +92,64 @@ export async function runWithMemory(
 	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
 ): Promise<IDataObject> {
 	const history = await readHistory(ctx, itemIndex);
-	const signer = await signerOf(ctx, history, flowId);
-	let marker = await currentMarker(history, signer);
-	let use: SessionUse = marker ? 'continued' : 'new';
+	const { apiKey } = await readCredentials(ctx);
+	const sign = ({ generation, id }: Marker) =>
+		createHmac('sha256', apiKey)
+			.update(JSON.stringify(['botdojo-chat-marker', history.sessionId, flowId, generation, id]))
+			.digest('base64url');
+	const write = async (marker: Marker) =>
+		await history.addAIMessage(
+			`[BotDojo session ${marker.generation}] ${marker.id} sig:${sign(marker)}`,
+		);
+	/** The first marker of the newest generation (the same for every reader of the list) that
+	 *  this node signed, in an AI message. */
+	const current = async () => {
+		let found: Marker | undefined;
+		for (const message of await history.getMessages()) {
+			const type = message.getType?.() ?? message._getType?.() ?? message.type;
+			if (type !== 'ai' || typeof message.content !== 'string') continue;
+			const match = MARKER.exec(message.content);
+			if (!match) continue;
+			const marker = { generation: Number(match[1]), id: match[2] };
+			const [given, expected] = [Buffer.from(match[3]), Buffer.from(sign(marker))];
+			const signed = given.length === expected.length && timingSafeEqual(given, expected);
+			if (signed && (!found || marker.generation > found.generation)) found = marker;
+		}
+		return found;
+	};
+	/** Creates a session and appends its marker of the generation, then returns the marker every
+	 *  racer uses (maybe another's); undefined when the key may not create sessions (a flow key). */
+	const start = async (generation: number): Promise<Marker | undefined> => {
+		let id: unknown;
+		try {
+			id = (await createSession(ctx, flowId, {}, itemIndex)).id;
+		} catch (error) {
+			if ((error as { httpCode?: string }).httpCode === '403') return undefined;
+			throw asNodeError(ctx, error, itemIndex);
+		}
+		if (typeof id !== 'string') return undefined;
+		await write({ generation, id });
+		const marker = await current();
+		return marker && marker.generation >= generation ? marker : { generation, id };
+	};
+
+	let marker = await current();
+	const use = marker ? 'continued' : 'new';
 	let generation = marker?.generation ?? 1;
-	marker ??= await startGeneration(ctx, history, signer, flowId, itemIndex, generation);
-	let outcome: RunOutcome;
-	try {
-		outcome = await runIn(marker?.id);
-	} catch (error) {
-		if (!marker || !isSessionRefused(error)) throw asNodeError(ctx, error, itemIndex);
-		// BotDojo refused the session while loading the request, before the flow ran.
-		use = 'replaced';
-		generation = marker.generation + 1;
-		marker = await startGeneration(ctx, history, signer, flowId, itemIndex, generation);
-		outcome = await runIn(marker?.id);
-	}
+	marker ??= await start(generation);
+	const { outcome, json } = await runInSession(
+		ctx,
+		itemIndex,
+		{ id: marker?.id, use },
+		runIn,
+		async () => {
+			generation = (marker?.generation ?? generation) + 1;
+			marker = await start(generation);
+			return marker?.id;
+		},
+	);
 	// Without a session made ahead (flow key), the run's own session is recorded after it.
-	if (!marker && outcome.sessionId) {
-		await history.addAIMessage(markerText(signer, { generation, id: outcome.sessionId }));
-	}
+	if (!marker && outcome.sessionId) await write({ generation, id: outcome.sessionId });
 	if (outcome.failure) throw outcome.failure;
-	return { ...outcome.json, session: use };
+	return json;
 }

@@ -1,14 +1,219 @@
-/** The output item of a run: simplified (what most workflows need) or the raw record. */
-import type { IDataObject } from 'n8n-workflow';
+/**
+ * What a run gives n8n: its answer live (tokens forwarded where n8n streams the workflow's
+ * response, canvas markup held back) and its output item (simplified, or the raw record).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
 import type { FlowRequestRecord } from '../../shared/transport/answers';
+import {
+	agentStepsOf,
+	asObject,
+	stepCanvasesOf,
+	toolCallsOf,
+	type RunCollector,
+} from './collector';
 import type { RunOptions } from './runOptions';
-import { withoutCanvases } from './canvas';
-import type { RunCollector } from './collector';
-import { agentStepsOf, asObject, resolveToolCalls } from './toolCalls';
 
-/** The answer: its text, and the canvases that its markup held. */
+/**
+ * Where n8n streams the workflow's response; never as an AI Agent's tool (n8n runs it as the
+ * type `…Tool`): the agent writes the chat, its tools must not.
+ */
+export function canForward(ctx: IExecuteFunctions): boolean {
+	return !ctx.getNode?.()?.type?.endsWith('Tool') && ctx.isStreaming() === true;
+}
+
+/**
+ * Live forwarding (Chat Trigger, Webhook in streaming mode): `begin`, `item`s, `end`. The first
+ * token goes out at once; later ones together per network read (`flush`), as n8n writes and
+ * flushes every chunk (one per token made a gzip response 10× slower).
+ */
+export class TokenForwarder {
+	/** Tokens forwarded so far. */
+	sent = 0;
+
+	private begun = false;
+
+	/** Tokens of the current network read not sent yet. */
+	private pending: string[] = [];
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly itemIndex: number,
+	) {}
+
+	begin(): void {
+		if (this.begun) return;
+		this.begun = true;
+		this.send('begin');
+	}
+
+	token(token: string): void {
+		this.begin();
+		if (this.sent > 0) {
+			this.pending.push(token);
+			return;
+		}
+		this.sent++;
+		this.send('item', token);
+	}
+
+	/** Sends the tokens held since the last flush as one item. */
+	flush(): void {
+		if (this.pending.length === 0) return;
+		const text = this.pending.join('');
+		this.sent += this.pending.length;
+		this.pending = [];
+		this.send('item', text);
+	}
+
+	/** Ends the item; a run that streamed no tokens sends its whole text as one item first. */
+	end(text: string): void {
+		this.begin();
+		this.flush();
+		if (this.sent === 0 && text) this.send('item', text);
+		this.send('end');
+	}
+
+	error(message: string): void {
+		this.begin();
+		this.flush();
+		this.send('error', message);
+	}
+
+	private send(type: 'begin' | 'item' | 'end' | 'error', content?: string): void {
+		// sendChunk is declared void but is async in n8n 1.10x+: a failing sink must not fail the run.
+		const sent = this.ctx.sendChunk(type, this.itemIndex, content) as unknown;
+		if (sent instanceof Promise) sent.catch(() => {});
+	}
+}
+
+/*
+ * Canvas markup in an answer's text: `<|dojo-canvas|>…<|dojo-canvas|>` (the same tag opens and
+ * closes) and a `{"canvasData": {…}}` object (BotDojo's canvases; a public BotDojo integration
+ * strips both before it shows the text).
+ */
+const TAG = '<|dojo-canvas|>';
+const OBJECT_KEY = '"canvasData"';
+const OBJECT_START = /\{\s*"canvasData"\s*:/;
+
+/** Where the text's end may be the start of markup (its length when nowhere). */
+function heldFrom(text: string): number {
+	let from = text.length;
+	const tag = text.lastIndexOf('<');
+	if (tag !== -1 && text.length - tag < TAG.length && TAG.startsWith(text.slice(tag))) from = tag;
+	// `"canvasData"` holds no `{`: only the last `{` can open the object, if what follows it may
+	// still grow into `{"canvasData":`.
+	const brace = text.lastIndexOf('{');
+	const rest = text.slice(brace + 1).trimStart();
+	const mayOpen =
+		rest.length <= OBJECT_KEY.length
+			? OBJECT_KEY.startsWith(rest)
+			: rest.startsWith(OBJECT_KEY) && rest.slice(OBJECT_KEY.length).trim() === '';
+	return brace !== -1 && brace < from && mayOpen ? brace : from;
+}
+
+/** A canvas as JSON when it is JSON, else its text. */
+function parsed(text: string): unknown {
+	try {
+		return JSON.parse(text.trim());
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * Takes the text in pieces, as tokens arrive, and holds back only what may still become markup:
+ * a tag split across tokens never reaches the chat raw.
+ */
+export class CanvasFilter {
+	/** The canvases found so far, parsed where JSON. */
+	readonly canvases: unknown[] = [];
+
+	/** Text not passed on yet: a possible start of markup, or the markup being read. */
+	private held = '';
+
+	private inside: 'tag' | 'object' | undefined;
+
+	/** In an object: its brace depth, and whether the scan is inside a JSON string. */
+	private depth = 0;
+
+	private inString = false;
+
+	private escaped = false;
+
+	/** Where the scan of `held` goes on. */
+	private scanned = 0;
+
+	/** The text of `piece` (after what was held) that is not markup and cannot become markup. */
+	push(piece: string): string {
+		this.held += piece;
+		let shown = '';
+		for (;;) {
+			if (this.inside) {
+				const end = this.inside === 'tag' ? this.tagEnd() : this.objectEnd();
+				if (end === -1) return shown;
+				this.canvases.push(parsed(this.held.slice(0, end)));
+				this.close(end + (this.inside === 'tag' ? TAG.length : 0));
+				continue;
+			}
+			const tag = this.held.indexOf(TAG);
+			const object = this.held.search(OBJECT_START);
+			if (tag === -1 && object === -1) {
+				const from = heldFrom(this.held);
+				shown += this.held.slice(0, from);
+				this.held = this.held.slice(from);
+				return shown;
+			}
+			const isTag = tag !== -1 && (object === -1 || tag < object);
+			const at = isTag ? tag : object;
+			shown += this.held.slice(0, at);
+			this.held = this.held.slice(isTag ? at + TAG.length : at);
+			this.inside = isTag ? 'tag' : 'object';
+		}
+	}
+
+	/** The end of the text: what was held as a possible start is text; unclosed markup is a canvas. */
+	end(): string {
+		const [rest, inside] = [this.held, this.inside];
+		if (inside) this.canvases.push(parsed(rest));
+		this.close(rest.length);
+		return inside ? '' : rest;
+	}
+
+	private close(at: number): void {
+		this.held = this.held.slice(at);
+		this.inside = undefined;
+		this.depth = 0;
+		this.inString = this.escaped = false;
+		this.scanned = 0;
+	}
+
+	/** The index of the closing tag, or -1 while it has not come. */
+	private tagEnd(): number {
+		const end = this.held.indexOf(TAG, this.scanned);
+		if (end === -1) this.scanned = Math.max(0, this.held.length - TAG.length + 1);
+		return end;
+	}
+
+	/** The index after the object's closing brace, or -1 while it is open. */
+	private objectEnd(): number {
+		for (let i = this.scanned; i < this.held.length; i++) {
+			const char = this.held[i];
+			if (this.inString) {
+				if (this.escaped) this.escaped = false;
+				else if (char === '\\') this.escaped = true;
+				else if (char === '"') this.inString = false;
+			} else if (char === '"') this.inString = true;
+			else if (char === '{') this.depth++;
+			else if (char === '}' && --this.depth === 0) return i + 1;
+		}
+		this.scanned = this.held.length;
+		return -1;
+	}
+}
+
+/** The answer: its text, and the canvases its steps and its markup held. */
 export interface Answer {
 	text: string;
 	canvases: unknown[];
@@ -25,17 +230,31 @@ export function answerOf(
 	keepCanvasMarkup: boolean,
 ): Answer {
 	const raw = answerOfRecord(record) ?? collector?.text.toString() ?? '';
-	const { text, canvases } = withoutCanvases(raw);
+	const filter = new CanvasFilter();
+	const text = filter.push(raw) + filter.end();
+	const canvases = [...stepCanvasesOf(record, collector), ...filter.canvases];
 	return { text: keepCanvasMarkup ? raw : text, canvases };
 }
 
-/** canvases, and the follow-up questions BotDojo suggests, when the answer has them. */
-function answerExtras(record: IDataObject, answer: Answer): IDataObject {
-	const extras: IDataObject = {};
-	if (answer.canvases.length > 0) extras.canvases = answer.canvases as IDataObject[];
-	const questions = asObject(record.response).suggestedQuestions ?? record.suggestedQuestions;
-	if (Array.isArray(questions) && questions.length > 0) extras.suggestedQuestions = questions;
-	return extras;
+/**
+ * n8n's Evaluation node (n8n-nodes-base), the one that holds the metrics. n8n-workflow 2.x exports
+ * the same name as EVALUATION_NODE_TYPE; an older one may not, hence the copy.
+ */
+export const EVALUATION_NODE_TYPE = 'n8n-nodes-base.evaluation';
+
+/**
+ * Whether n8n's Evaluation node may read this run's `intermediateSteps`: its "Tools Used" metric
+ * fails on a missing list ("Intermediate steps missing") where a flow that used no tool should
+ * score 0. True in an evaluation run (the Evaluations tab runs the workflow in mode
+ * `evaluation`), and when an enabled Evaluation node follows this node (a manual run of the
+ * same workflow). Both methods are feature-detected: an n8n without getChildNodes keeps the list.
+ */
+export function evaluationReadsSteps(ctx: IExecuteFunctions): boolean {
+	if (typeof ctx.getMode === 'function' && ctx.getMode() === 'evaluation') return true;
+	if (typeof ctx.getChildNodes !== 'function') return true;
+	return ctx
+		.getChildNodes(ctx.getNode().name)
+		.some((node) => node.type === EVALUATION_NODE_TYPE && !node.disabled);
 }
 
 /**
@@ -48,32 +267,22 @@ export function outputJson(
 	answer: Answer,
 	collector: RunCollector | undefined,
 ): IDataObject {
-	return outputFields(record, options, answer, collector);
-}
-
-function outputFields(
-	record: FlowRequestRecord,
-	options: RunOptions,
-	answer: Answer,
-	collector?: RunCollector,
-): IDataObject {
-	const toolCalls = resolveToolCalls(
-		record,
-		collector?.toolCalls ?? [],
-		collector?.stepToolCalls.calls ?? [],
-	);
-	// An array even when empty; the simplified output leaves an empty one out unless an
-	// Evaluation node may read it (options.keepEmptySteps, see evaluationReads.ts).
-	const intermediateSteps = agentStepsOf(toolCalls) as unknown as IDataObject[];
+	const toolCalls = toolCallsOf(record, collector);
+	const answered: IDataObject = {
+		toolCalls: toolCalls as unknown as IDataObject[],
+		// An array even when empty; the simplified output leaves an empty one out unless an
+		// Evaluation node may read it (options.keepEmptySteps).
+		intermediateSteps: agentStepsOf(toolCalls),
+	};
+	if (answer.canvases.length > 0) answered.canvases = answer.canvases as IDataObject[];
+	// The follow-up questions BotDojo suggests.
+	const questions = asObject(record.response).suggestedQuestions ?? record.suggestedQuestions;
+	if (Array.isArray(questions) && questions.length > 0) answered.suggestedQuestions = questions;
+	const logs = collector && options.includeLogs ? { logs: collector.logs as IDataObject[] } : {};
 	if (!options.simplify) {
-		const raw: IDataObject = {
-			...record,
-			toolCalls: toolCalls as unknown as IDataObject[],
-			intermediateSteps,
-			...answerExtras(record, answer),
-		};
+		const raw: IDataObject = { ...record, ...answered };
 		if (collector) raw.steps = collector.steps as IDataObject[];
-		if (collector && options.includeLogs) raw.logs = collector.logs as IDataObject[];
+		Object.assign(raw, logs);
 		if (collector && options.includeEvents) raw.events = collector.events;
 		return raw;
 	}
@@ -86,32 +295,20 @@ function outputFields(
 		// Kept on node version 1, saved before durationMs: its workflows read $json.duration.
 		...(options.legacyOutput ? { duration: record.duration ?? null } : {}),
 		version: record.version ?? null,
-		toolCalls: toolCalls as unknown as IDataObject[],
-		intermediateSteps,
-		...answerExtras(record, answer),
+		...answered,
+		// Not named `error`: n8n treats an item with `error` as a failed node (Retry On Fail).
+		errorMessage: errorMessageOfRecord(record),
+		...logs,
 	};
-	// Not named `error`: n8n treats an item with `error` as a failed node (Retry On Fail).
-	const errorMessage = errorMessageOfRecord(record);
-	if (errorMessage !== undefined) simplified.errorMessage = errorMessage;
-	if (collector && options.includeLogs) simplified.logs = collector.logs as IDataObject[];
+	if (simplified.errorMessage === undefined) delete simplified.errorMessage;
 	if (options.legacyOutput) return simplified;
-	const shaped = withoutEmptyLists(simplified, options);
-	return options.fields ? selectedFields(shaped, options.fields) : shaped;
-}
-
-/** A tool's Output › Selected Fields: those fields, as far as the output has them. */
-function selectedFields(json: IDataObject, fields: string[]): IDataObject {
-	return Object.fromEntries(Object.entries(json).filter(([field]) => fields.includes(field)));
-}
-
-/**
- * n8n's table shows an empty list as a red "[empty array]", which reads like an error.
- * intermediateSteps stays where the Tools Used metric may read it (see evaluationReads.ts).
- */
-function withoutEmptyLists(json: IDataObject, options: RunOptions): IDataObject {
-	for (const [field, value] of Object.entries(json)) {
-		if (field === 'intermediateSteps' && options.keepEmptySteps) continue;
-		if (Array.isArray(value) && value.length === 0) delete json[field];
+	// n8n's table shows an empty list as a red "[empty array]", which reads like an error.
+	for (const [field, value] of Object.entries(simplified)) {
+		const read = field === 'intermediateSteps' && options.keepEmptySteps;
+		if (Array.isArray(value) && value.length === 0 && !read) delete simplified[field];
 	}
-	return json;
+	if (!options.fields) return simplified;
+	// A tool's Output › Selected Fields: those fields, as far as the output has them.
+	const fields = options.fields;
+	return Object.fromEntries(Object.entries(simplified).filter(([field]) => fields.includes(field)));
 }
