@@ -11,8 +11,8 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { operationList, operationParameters, router } from '../shared/execution/runner';
-import { flowIdProperty } from '../shared/params/flowId';
+import { operationList, operationParameters, router } from '../shared/execution';
+import { flowIdProperty } from '../shared/params/idLocator';
 import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as exportRequests } from './actions/export.operation';
 import { operation as getBySession } from './actions/getBySession.operation';

@@ -7,7 +7,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { flowIdProperty, requireFlowId } from '../shared/params/flowId';
+import { FLOW_ID, flowIdProperty, requireLocatorId } from '../shared/params/idLocator';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,
@@ -95,8 +95,9 @@ export class BotDojoTrigger implements INodeType {
 
 /** The records that start the workflow now, as items. */
 async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
-	const flowId = requireFlowId(
+	const flowId = requireLocatorId(
 		{ node: ctx.getNode(), itemIndex: 0 },
+		FLOW_ID,
 		ctx.getNodeParameter('flowId', ''),
 	);
 	const statuses = ctx.getNodeParameter('statuses', 'both') as StatusFilter;

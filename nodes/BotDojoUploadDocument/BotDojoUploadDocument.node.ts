@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { operationList, operationParameters, router } from '../shared/execution/runner';
+import { operationList, operationParameters, router } from '../shared/execution';
 import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as getByLogicalPath } from './actions/getByLogicalPath.operation';
 import { operation as getDownloadLink } from './actions/getDownloadLink.operation';

@@ -1,6 +1,6 @@
 /**
  * The runner reads a parameter without an expression from n8n once per execution
- * (nodes/shared/execution/parameters.ts), and still gives every item its own value of an
+ * (nodes/shared/execution.ts), and still gives every item its own value of an
  * expression and its own error. Through Run Flow in n8n-core's WorkflowExecute.
  */
 import { ExecuteContext } from 'n8n-core';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
+import type { Operation } from '../../shared/execution';
 import { readDateParameter } from '../../shared/params/dates';
-import { readFlowId } from '../../shared/params/flowId';
+import { readFlowId } from '../../shared/params/idLocator';
 import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
 import {
 	simplifyFlowRequest,

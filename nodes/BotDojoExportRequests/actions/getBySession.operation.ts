@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
-import { readFlowId } from '../../shared/params/flowId';
+import type { Operation } from '../../shared/execution';
+import { readFlowId } from '../../shared/params/idLocator';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,

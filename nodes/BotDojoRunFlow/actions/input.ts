@@ -9,7 +9,7 @@ import {
 	readFieldsOrJson,
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
-import { flowIdProperty } from '../../shared/params/flowId';
+import { flowIdProperty } from '../../shared/params/idLocator';
 import { beforeVersion } from '../../shared/params/simplify';
 import { invalidInput, requireText, type InputPlace, placeOf } from '../../shared/validation';
 import { OPTION_NAMES } from '../helpers/runOptions';

@@ -5,8 +5,8 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
-import { readFlowId } from '../../shared/params/flowId';
+import type { Operation } from '../../shared/execution';
+import { readFlowId } from '../../shared/params/idLocator';
 import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
 import { canForward } from '../helpers/forwarder';
 import { runWithMemory } from '../helpers/memorySession';

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { storeFile } from '../../shared/binary/storeFile';
-import { OutputItems, type Operation } from '../../shared/execution/operation';
+import { OutputItems, type Operation } from '../../shared/execution';
 import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
 import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { downloadSignedUrl } from '../../shared/transport/download';

@@ -1,6 +1,6 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
+import type { Operation } from '../../shared/execution';
 import {
 	fieldsOrJsonProperties,
 	readFieldsOrJson,

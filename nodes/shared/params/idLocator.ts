@@ -1,11 +1,17 @@
 /**
- * An ID parameter as n8n's resource locator: By ID, and By URL where BotDojo's pages have an
- * address that carries the id. Workflows saved when the parameter was a plain string keep
- * working: requireLocatorId reads both.
+ * The ID parameters (Flow ID, Index ID) as n8n's resource locator: By ID, and By URL where
+ * BotDojo's pages have an address that carries the id (a flow's; neither the API spec nor the
+ * facts about BotDojo give the address of an index page, and guessing one would refuse real
+ * addresses). Workflows saved when the parameter was a plain string keep working:
+ * requireLocatorId reads both.
  */
-import type { INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeParameterResourceLocator,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { invalidInput, requireText, type InputPlace } from '../validation';
+import { invalidInput, placeOf, requireText, type InputPlace } from '../validation';
 
 export interface IdLocator {
 	/** e.g. "Flow ID" */
@@ -16,6 +22,7 @@ export interface IdLocator {
 	name: string;
 	/** What to enter, e.g. "Enter the ID of a flow of this project (…)." */
 	help: string;
+	placeholder: string;
 	/** Only when BotDojo pages have a known address shape: how to find the id in one. */
 	url?: {
 		/** Group 1 is the id. */
@@ -26,10 +33,32 @@ export interface IdLocator {
 	};
 }
 
+export const FLOW_ID: IdLocator = {
+	displayName: 'Flow ID',
+	inSentence: 'a flow ID',
+	name: 'flowId',
+	help: "Enter the ID of a flow of this project (shown in the flow's address and on its API tab).",
+	placeholder: 'e.g. flow_echo',
+	url: {
+		// `…/flows/<id>` (or `…/flow/<id>`) anywhere in an http(s) address.
+		pattern: '^\\s*https?://[^\\s]*?/flows?/([^/?#\\s]+)',
+		example: 'https://app.botdojo.com/acc_demo/projects/proj_demo/flows/flow_echo',
+		of: 'a flow',
+	},
+};
+
+export const INDEX_ID: IdLocator = {
+	displayName: 'Index ID',
+	inSentence: 'an index ID',
+	name: 'indexId',
+	help: 'Enter the ID of an index of this project, e.g. idx_docs.',
+	placeholder: 'e.g. idx_docs',
+};
+
 export function idLocatorProperty(
 	locator: IdLocator,
 	description: string,
-	placeholder: string,
+	placeholder = locator.placeholder,
 ): INodeProperties {
 	return {
 		displayName: locator.displayName,
@@ -65,11 +94,11 @@ function isResourceLocator(value: unknown): value is INodeParameterResourceLocat
  * UUIDs); 256 leaves room for any of them, and keeps the request line far below the 8 KiB that
  * proxies commonly allow, which a longer id would exceed with a 431/414 that says nothing.
  */
-export const MAX_ID_CHARS = 256;
+const MAX_ID_CHARS = 256;
 
 /** The id in a pasted address, or undefined when the text is not one of its kind; null when
  *  its `%` escapes are malformed. */
-export function idFromUrl(locator: IdLocator, text: string): string | null | undefined {
+function idFromUrl(locator: IdLocator, text: string): string | null | undefined {
 	if (!locator.url) return undefined;
 	const match = new RegExp(locator.url.pattern, 'i').exec(text);
 	if (!match) return undefined;
@@ -151,3 +180,21 @@ export function requireLocatorId(
 	}
 	return id;
 }
+
+/** The id of one item of a programmatic node; `moreHelp` is added to every error's help. */
+export function readLocatorId(
+	ctx: IExecuteFunctions,
+	locator: IdLocator,
+	itemIndex: number,
+	moreHelp?: string,
+): string {
+	const value = ctx.getNodeParameter(locator.name, itemIndex, '');
+	return requireLocatorId(placeOf(ctx, itemIndex), locator, value, moreHelp);
+}
+
+export const flowIdProperty = (description: string, placeholder?: string) =>
+	idLocatorProperty(FLOW_ID, description, placeholder);
+
+/** The Flow ID of one item (Run Flow adds that nothing was sent to its help). */
+export const readFlowId = (ctx: IExecuteFunctions, itemIndex: number, moreHelp?: string) =>
+	readLocatorId(ctx, FLOW_ID, itemIndex, moreHelp);
