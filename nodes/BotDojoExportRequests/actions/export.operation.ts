@@ -3,16 +3,21 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { Operation } from '../../shared/execution';
 import { readDateParameter } from '../../shared/params/dates';
 import { readFlowId } from '../../shared/params/idLocator';
-import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
 import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/transport/api';
-import { invalidInput, placeOf } from '../../shared/validation';
+import {
+	invalidInput,
+	outputFileProperty,
+	placeOf,
+	readOutputFileField,
+	readWholeNumber,
+	requireOption,
+} from '../../shared/validation';
 import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
-import { readWholeNumber } from './itemInput';
 
 const FILE_MODES: FileFormat[] = ['csvFile', 'jsonLinesFile'];
 
@@ -65,33 +70,35 @@ const TO_DATE: INodeProperties = {
 		'Only requests last modified at or before this moment. Accepts a date in any time zone or a DateTime from an expression; without a zone, the workflow time zone applies.',
 };
 
+const OUTPUT: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Items',
+			value: 'items',
+			description: 'One n8n item per request. Every item stays in memory until the run ends.',
+		},
+		{
+			name: 'CSV File',
+			value: 'csvFile',
+			description:
+				'One item with a CSV file (the Simplify columns), written page after page: exports of any size',
+		},
+		{
+			name: 'JSON Lines File',
+			value: 'jsonLinesFile',
+			description:
+				'One item with a file of one JSON record per line, written page after page: exports of any size',
+		},
+	],
+	default: 'items',
+};
+
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Items',
-				value: 'items',
-				description: 'One n8n item per request. Every item stays in memory until the run ends.',
-			},
-			{
-				name: 'CSV File',
-				value: 'csvFile',
-				description:
-					'One item with a CSV file (the Simplify columns), written page after page: exports of any size',
-			},
-			{
-				name: 'JSON Lines File',
-				value: 'jsonLinesFile',
-				description:
-					'One item with a file of one JSON record per line, written page after page: exports of any size',
-			},
-		],
-		default: 'items',
-	},
+	OUTPUT,
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -226,7 +233,7 @@ function readFileSettings(
 	flowId: string,
 	simplify: boolean,
 ): FileSettings | undefined {
-	const format = ctx.getNodeParameter('output', itemIndex, 'items') as string;
+	const format = requireOption(ctx, OUTPUT, itemIndex);
 	if (format !== 'csvFile' && format !== 'jsonLinesFile') return undefined;
 	const fileName = String(ctx.getNodeParameter('fileName', itemIndex, '')).trim();
 	return {

@@ -7,10 +7,16 @@ import type {
 
 import { storeFile } from '../../shared/binary/storeFile';
 import { OutputItems, type Operation } from '../../shared/execution';
-import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
 import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { downloadSignedUrl } from '../../shared/transport/download';
-import { invalidInput, parseJsonObject, type InputPlace, placeOf } from '../../shared/validation';
+import {
+	invalidInput,
+	outputFileProperty,
+	parseJsonObject,
+	placeOf,
+	readOutputFileField,
+	type InputPlace,
+} from '../../shared/validation';
 import { expiryProperties, readExpiry } from './expiry';
 import { logicalPathProperty, readLookupPath } from './logicalPath';
 
