@@ -5,7 +5,6 @@
  * failed-item shape, and start no new item after the execution's Stop.
  */
 import {
-	deepCopy,
 	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
@@ -104,12 +103,10 @@ async function runItems(
 	const failure = (error: unknown, itemIndex: number) =>
 		withoutKey(ctx, nodeFailure(ctx, error, itemIndex));
 
-	// prepare only reads parameters (it sends nothing): the same value is read once for all items.
-	const reader = withItemlessParameters(ctx);
 	const prepared: Prepared[] = [];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
-			prepared.push({ ok: true, value: await operation.prepare.call(reader, itemIndex) });
+			prepared.push({ ok: true, value: await operation.prepare.call(ctx, itemIndex) });
 		} catch (error) {
 			if (!continueOnFail) throw failure(error, itemIndex);
 			prepared.push({ ok: false, error });
@@ -177,50 +174,4 @@ export async function runPool<T>(
 	await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
 	if (failure) throw failure.error;
 	return results;
-}
-
-/** Whether the saved value holds an expression anywhere (a string that starts with `=`). */
-function holdsExpression(value: unknown): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
-	return value !== null && typeof value === 'object' && Object.values(value).some(holdsExpression);
-}
-
-/**
- * The context with a getNodeParameter that reads a value without an expression once and gives
- * each later item a copy of it (a caller may change what it gets, as with n8n's own copy). n8n's
- * getNodeParameter builds the expression context, walks the value and checks it against the
- * node's description on every call, even for a value without an expression (docs/performance.md).
- * A parameter the workflow does not hold (hidden by the node's settings) is n8n's fallback, the
- * same for every item: read once per fallback. A value with an expression, a call with options,
- * or a read that throws goes to n8n every time, so each item still gets its own value and error.
- */
-function withItemlessParameters(ctx: IExecuteFunctions): IExecuteFunctions {
-	const read = ctx.getNodeParameter.bind(ctx) as (...args: unknown[]) => unknown;
-	const parameters = ctx.getNode().parameters;
-	const known = new Map<string, unknown>();
-	const getNodeParameter = (
-		name: string,
-		itemIndex: number,
-		fallback?: unknown,
-		options?: object,
-	) => {
-		// The saved value at a dotted path (`options.concurrency`), as n8n's lookup finds it.
-		const saved = name
-			.split('.')
-			.reduce<unknown>(
-				(value, key) =>
-					value !== null && typeof value === 'object' ? (value as IDataObject)[key] : undefined,
-				parameters,
-			);
-		// What n8n evaluates: the saved value, or the fallback when none is saved.
-		const evaluated = saved === undefined ? fallback : saved;
-		if (options !== undefined || evaluated === undefined || holdsExpression(evaluated)) {
-			return read(name, itemIndex, fallback, options);
-		}
-		const key = saved === undefined ? `${name} ${JSON.stringify(fallback)}` : name;
-		if (!known.has(key)) known.set(key, read(name, itemIndex, fallback));
-		const value = known.get(key);
-		return value !== null && typeof value === 'object' ? deepCopy(value) : value;
-	};
-	return Object.create(ctx, { getNodeParameter: { value: getNodeParameter } }) as IExecuteFunctions;
 }
