@@ -55,49 +55,39 @@ export function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: numbe
 	if (mode === 'minutes') {
 		const value = ctx.getNodeParameter(EXPIRES_IN.name, place.itemIndex, 60) as unknown;
 		const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-		// The field's minimum (1) is what is accepted, from an expression too.
-		if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 1) {
-			const why =
-				typeof minutes === 'number' && minutes > 0
-					? 'less than the shortest link, 1 minute'
-					: 'so the link would already have expired';
-			throw invalidInput(
+		const refuse = (why: string) =>
+			invalidInput(
 				place,
 				EXPIRES_IN.displayName,
 				`is ${JSON.stringify(value)}, ${why}`,
 				'Enter a number of minutes, 1 or more, e.g. 60.',
 			);
-		}
-		// A date holds at most 8.64e15 ms: later, the link's expiry could not even be written.
-		if (now + minutes * 60_000 > LATEST_DATE_MS) {
-			throw invalidInput(
-				place,
-				EXPIRES_IN.displayName,
-				`is ${JSON.stringify(value)}, later than any date can be`,
-				'Enter a number of minutes, 1 or more, e.g. 60.',
+		// The field's minimum (1) is what is accepted, from an expression too.
+		if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 1) {
+			throw refuse(
+				typeof minutes === 'number' && minutes > 0
+					? 'less than the shortest link, 1 minute'
+					: 'so the link would already have expired',
 			);
 		}
+		// A date holds at most 8.64e15 ms: later, the link's expiry could not even be written.
+		if (now + minutes * 60_000 > LATEST_DATE_MS) throw refuse('later than any date can be');
 		return now + Math.round(minutes * 60_000);
 	}
 	const value = ctx.getNodeParameter(EXPIRES_AT.name, place.itemIndex, '') as unknown;
 	const reading = readDateValue(value, ctx.getTimezone());
 	const at = reading && 'ms' in reading ? reading.ms : undefined;
-	const valid =
-		'Give a date and time after now, e.g. 2030-01-31T18:00:00Z or {{ $now.plus(1, "day") }}.';
-	if (at === undefined) {
-		throw invalidInput(
+	const refuse = (problem: string) =>
+		invalidInput(
 			place,
 			EXPIRES_AT.displayName,
-			`is not a date (${JSON.stringify(value)})`,
-			valid,
+			problem,
+			'Give a date and time after now, e.g. 2030-01-31T18:00:00Z or {{ $now.plus(1, "day") }}.',
 		);
-	}
+	if (at === undefined) throw refuse(`is not a date (${JSON.stringify(value)})`);
 	if (at <= now) {
-		throw invalidInput(
-			place,
-			EXPIRES_AT.displayName,
+		throw refuse(
 			`is in the past (${new Date(at).toISOString()}, now is ${new Date(now).toISOString()})`,
-			valid,
 		);
 	}
 	return at;
