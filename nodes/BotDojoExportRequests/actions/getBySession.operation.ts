@@ -70,14 +70,11 @@ function messageOf(
 }
 
 function conversationOf(records: IDataObject[]): ConversationMessage[] {
-	const messages: ConversationMessage[] = [];
-	for (const record of records) {
-		const asked = messageOf(record, 'userMessage', 'user');
-		const answered = messageOf(record, 'aiMessage', 'assistant');
-		if (asked) messages.push(asked);
-		if (answered) messages.push(answered);
-	}
-	return messages;
+	return records.flatMap((record) =>
+		[messageOf(record, 'userMessage', 'user'), messageOf(record, 'aiMessage', 'assistant')].filter(
+			(message) => message !== undefined,
+		),
+	);
 }
 
 interface Prepared {
