@@ -20,14 +20,24 @@ export function fromVersion(version: number) {
 
 /** One Simplify parameter per version range; n8n shows (and defaults) the one that matches. */
 export function simplifyProperties(description: string): INodeProperties[] {
-	return [beforeVersion, fromVersion].map((versions) => ({
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: versions === fromVersion,
-		description,
-		displayOptions: { show: versions(SIMPLIFY_DEFAULT_ON_FROM) },
-	}));
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: false,
+			description,
+			displayOptions: { show: beforeVersion(SIMPLIFY_DEFAULT_ON_FROM) },
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description,
+			displayOptions: { show: fromVersion(SIMPLIFY_DEFAULT_ON_FROM) },
+		},
+	];
 }
 
 export const SIMPLIFY_REQUESTS_DESCRIPTION =
