@@ -1,11 +1,6 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { operationList, operationParameters, router } from '../shared/execution';
+import { executeOperations, operationList, operationParameters } from '../shared/execution';
 import { idLocatorProperty, INDEX_ID } from '../shared/params/idLocator';
 import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as getStatus } from './actions/getStatus.operation';
@@ -44,7 +39,5 @@ export class BotDojoQueryIndex implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this, operations);
-	}
+	execute = executeOperations(operations);
 }

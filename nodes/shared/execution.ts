@@ -66,6 +66,13 @@ export function operationParameters(operations: readonly Operation[]): INodeProp
 	);
 }
 
+/** A node's `execute`: the router over its operations. */
+export function executeOperations(operations: readonly Operation[]) {
+	return async function (this: IExecuteFunctions) {
+		return await router.call(this, operations);
+	};
+}
+
 /**
  * The one entry of every action node: picks the operation (by the node's `operation`
  * parameter when it has several), then runs it over the items.
