@@ -93,8 +93,6 @@ export async function router(
 	return [await runItems(this, operation)];
 }
 
-type Prepared = { ok: true; value: unknown } | { ok: false; error: unknown };
-
 /** Prepares every item first (nothing is sent if one is invalid, unless Continue On Fail), then
  *  executes them (in input order; the operation's concurrency at once, default 1; stops starting
  *  new ones on the execution's Stop), adds pairedItem, and gives each failed item under Continue
@@ -110,13 +108,14 @@ async function runItems(
 	const failure = (error: unknown, itemIndex: number) =>
 		withoutKey(ctx, nodeFailure(ctx, error, itemIndex));
 
-	const prepared: Prepared[] = [];
+	// Each item's prepared value, or the failure of its check (under Continue On Fail).
+	const prepared: Array<{ value?: unknown; failed?: { error: unknown } }> = [];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
-			prepared.push({ ok: true, value: await operation.prepare.call(ctx, itemIndex) });
+			prepared.push({ value: await operation.prepare.call(ctx, itemIndex) });
 		} catch (error) {
 			if (!continueOnFail) throw failure(error, itemIndex);
-			prepared.push({ ok: false, error });
+			prepared.push({ failed: { error } });
 		}
 	}
 
@@ -125,10 +124,10 @@ async function runItems(
 		count,
 		Math.max(1, Math.floor(operation.concurrency?.call(ctx) ?? 1)),
 		async (itemIndex): Promise<INodeExecutionData[]> => {
-			const item = prepared[itemIndex];
+			const { value, failed } = prepared[itemIndex];
 			try {
-				if (!item.ok) throw item.error;
-				const output = await operation.execute.call(ctx, item.value, itemIndex);
+				if (failed) throw failed.error;
+				const output = await operation.execute.call(ctx, value, itemIndex);
 				return withoutKey(ctx, toOutputItems(output, itemIndex));
 			} catch (error) {
 				if (!continueOnFail) throw failure(error, itemIndex);
