@@ -159,12 +159,17 @@ export function parseJsonObject(
 			);
 		}
 	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+	if (!isJsonObject(parsed)) {
 		const kind =
 			parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
 		throw invalidInput(place, parameter, `must be a JSON object but is ${kind}`, valid);
 	}
-	return parsed as IDataObject;
+	return parsed;
+}
+
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export function isJsonObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export const JSON_OR_TEXT_HELP = 'Fix the JSON, or enter plain text without a leading { or [.';

@@ -11,6 +11,7 @@ import {
 } from '../../shared/params/fieldsOrJson';
 import {
 	invalidInput,
+	isJsonObject,
 	jsonOrText,
 	requireText,
 	type InputPlace,
@@ -166,15 +167,7 @@ export function readSessionData(
 
 function checkStores(place: InputPlace, data: IDataObject): void {
 	for (const [name, store] of Object.entries(data)) {
-		const variables = (store as IDataObject | null)?.variables;
-		if (
-			store === null ||
-			typeof store !== 'object' ||
-			Array.isArray(store) ||
-			variables === null ||
-			typeof variables !== 'object' ||
-			Array.isArray(variables)
-		) {
+		if (!isJsonObject(store) || !isJsonObject(store.variables)) {
 			throw invalidInput(
 				place,
 				`Session Data (JSON) › "${name}"`,
