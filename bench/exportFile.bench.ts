@@ -15,7 +15,7 @@ import * as path from 'node:path';
 
 import type { IBinaryData } from 'n8n-workflow';
 
-import { csvHeader, csvRows } from '../nodes/BotDojoExportRequests/actions/csvWriter';
+import { csvHeader, csvRows } from '../nodes/BotDojoExportRequests/actions/exportFile';
 import {
 	binaryStoragePath,
 	runNode,

@@ -10,7 +10,7 @@
 import * as http from 'node:http';
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
-import { runPool } from '../nodes/shared/execution/pool';
+import { runPool } from '../nodes/shared/execution';
 import { runNode, type BotDojoCredentialData } from '../test/helpers/engine';
 import { nodeTypes, PACKAGE } from '../test/helpers/nodeTypes';
 import { alternate, machine, report, startChildEmulator, type Sample } from './lib';

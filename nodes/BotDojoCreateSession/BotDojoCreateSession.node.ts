@@ -1,11 +1,6 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { router } from '../shared/execution/runner';
+import { executeOperations } from '../shared/execution';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { operation } from './actions/create.operation';
 
@@ -35,7 +30,5 @@ export class BotDojoCreateSession implements INodeType {
 		properties: operation.description,
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this, [operation]);
-	}
+	execute = executeOperations([operation]);
 }

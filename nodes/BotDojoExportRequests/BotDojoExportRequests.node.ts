@@ -4,15 +4,10 @@
  * declarative routing would merge pages without those checks. Get Many by Session goes through the
  * same router, so the node keeps one style.
  */
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { operationList, operationParameters, router } from '../shared/execution/runner';
-import { flowIdProperty } from '../shared/params/flowId';
+import { executeOperations, operationList, operationParameters } from '../shared/execution';
+import { flowIdProperty } from '../shared/params/idLocator';
 import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as exportRequests } from './actions/export.operation';
 import { operation as getBySession } from './actions/getBySession.operation';
@@ -53,7 +48,5 @@ export class BotDojoExportRequests implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this, operations);
-	}
+	execute = executeOperations(operations);
 }

@@ -1,14 +1,9 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { operationList, operationParameters, router } from '../shared/execution/runner';
+import { executeOperations, operationList, operationParameters } from '../shared/execution';
+import { idLocatorProperty, INDEX_ID } from '../shared/params/idLocator';
 import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as getStatus } from './actions/getStatus.operation';
-import { indexIdField } from './actions/indexId';
 import { operation as queryMetadata } from './actions/queryMetadata.operation';
 
 const operations = [getStatus, queryMetadata];
@@ -34,10 +29,15 @@ export class BotDojoQueryIndex implements INodeType {
 			searchHint:
 				'Reads whether a BotDojo vector index is ready, or lists its chunks whose metadata match a JSON query.',
 		},
-		properties: [operationList(operations), indexIdField, ...operationParameters(operations)],
+		properties: [
+			operationList(operations),
+			idLocatorProperty(
+				INDEX_ID,
+				'ID of the vector index in your BotDojo project. Open the index under Indexes in BotDojo; its ID is shown on the index page.',
+			),
+			...operationParameters(operations),
+		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this, operations);
-	}
+	execute = executeOperations(operations);
 }

@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { router } from '../shared/execution/runner';
+import { router } from '../shared/execution';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { operation as run, runFlowInputs } from './actions/run.operation';
 

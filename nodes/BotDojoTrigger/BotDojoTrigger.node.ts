@@ -1,13 +1,13 @@
-import {
-	NodeConnectionTypes,
-	type IDataObject,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-	type IPollFunctions,
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
 } from 'n8n-workflow';
 
-import { flowIdProperty, requireFlowId } from '../shared/params/flowId';
+import { FLOW_ID, flowIdProperty, requireLocatorId } from '../shared/params/idLocator';
+import { nodeHeader } from '../shared/params/nodeHeader';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,
@@ -18,21 +18,22 @@ import { latestRecord, pollNewRecords, type StatusFilter } from './helpers/newRe
 
 export class BotDojoTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'BotDojo Trigger',
-		name: 'botDojoTrigger',
+		...nodeHeader({
+			title: 'Trigger',
+			name: 'botDojoTrigger',
+			description: 'Starts the workflow when a BotDojo flow finishes a request',
+			// 1.1: Simplify is on by default; version 1 keeps the whole records.
+			version: [1, 1.1],
+			defaultVersion: 1.1,
+		}),
 		icon: {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1: Simplify is on by default; version 1 keeps the whole records.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
 		// What Trigger On holds, in Title Case, whatever Flow ID holds.
 		subtitle:
 			'={{ $parameter["statuses"] === "complete" ? "On Complete Requests" : $parameter["statuses"] === "error" ? "On Error Requests" : "On Finished Requests" }}',
-		description: 'Starts the workflow when a BotDojo flow finishes a request',
-		defaults: { name: 'BotDojo Trigger' },
 		polling: true,
 		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
 		builderHint: {
@@ -40,8 +41,6 @@ export class BotDojoTrigger implements INodeType {
 				'Starts the workflow for each request a BotDojo flow finished (polling), with its question, answer and status.',
 		},
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botDojoApi', required: true }],
 		properties: [
 			{
 				displayName:
@@ -95,8 +94,9 @@ export class BotDojoTrigger implements INodeType {
 
 /** The records that start the workflow now, as items. */
 async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
-	const flowId = requireFlowId(
+	const flowId = requireLocatorId(
 		{ node: ctx.getNode(), itemIndex: 0 },
+		FLOW_ID,
 		ctx.getNodeParameter('flowId', ''),
 	);
 	const statuses = ctx.getNodeParameter('statuses', 'both') as StatusFilter;

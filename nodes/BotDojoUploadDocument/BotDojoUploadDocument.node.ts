@@ -1,11 +1,6 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { operationList, operationParameters, router } from '../shared/execution/runner';
+import { executeOperations, operationList, operationParameters } from '../shared/execution';
 import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as getByLogicalPath } from './actions/getByLogicalPath.operation';
 import { operation as getDownloadLink } from './actions/getDownloadLink.operation';
@@ -45,7 +40,5 @@ export class BotDojoUploadDocument implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this, operations);
-	}
+	execute = executeOperations(operations);
 }

@@ -1,6 +1,6 @@
 /**
- * Checks of user input, run before any request. Each error names the parameter, the item
- * and what would be valid.
+ * Checks of user input, run before any request: text, whole numbers, a choice of options, JSON,
+ * the output file field. Each error names the parameter, the item and what would be valid.
  */
 import {
 	NodeOperationError,
@@ -8,6 +8,7 @@ import {
 	type IExecuteFunctions,
 	type INode,
 	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 export interface InputPlace {
@@ -71,6 +72,72 @@ export function requireTextParameter(
 	return requireText(placeOf(ctx, itemIndex), property.displayName, value, valid);
 }
 
+/** A whole number in [min, max], given as a number or as numeric text (from an expression). */
+export function readWholeNumber(
+	place: InputPlace,
+	parameter: string,
+	value: unknown,
+	min: number,
+	max: number,
+): number {
+	const valid = `Enter a whole number from ${min} to ${max}.`;
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number)) {
+		throw invalidInput(place, parameter, `${JSON.stringify(value)} is not a whole number`, valid);
+	}
+	if (number < min || number > max) {
+		throw invalidInput(place, parameter, `${number} is out of range`, valid);
+	}
+	return number;
+}
+
+/**
+ * The item's choice of an options parameter. n8n hands on any saved value (a workflow edited by
+ * hand, or saved by another version): one that is not among the options is an error, never a
+ * silent fallback to another choice.
+ */
+export function requireOption(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+): string {
+	const value = ctx.getNodeParameter(property.name, itemIndex, property.default);
+	const options = property.options as INodePropertyOptions[];
+	if (options.some((option) => option.value === value)) return value as string;
+	throw invalidInput(
+		placeOf(ctx, itemIndex),
+		property.displayName,
+		`${JSON.stringify(value)} is not one of its options`,
+		`Choose one of: ${options.map((option) => `${option.name} (${option.value})`).join(', ')}.`,
+	);
+}
+
+/** The output binary field of an operation that outputs a file, as n8n's own nodes name it. */
+export function outputFileProperty(
+	name: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName: 'Put Output File in Field',
+		name,
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the output binary field to put the file in',
+		displayOptions,
+	};
+}
+
+/** The field named by the item's output file parameter, which must not be empty. */
+export function readOutputFileField(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+): string {
+	const valid = 'Enter the name of the binary field to put the file in, e.g. data.';
+	return requireTextParameter(ctx, property, itemIndex, valid);
+}
+
 /** A JSON object given either as an object (an expression's result) or as JSON text. */
 export function parseJsonObject(
 	place: InputPlace,
@@ -92,12 +159,17 @@ export function parseJsonObject(
 			);
 		}
 	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+	if (!isJsonObject(parsed)) {
 		const kind =
 			parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
 		throw invalidInput(place, parameter, `must be a JSON object but is ${kind}`, valid);
 	}
-	return parsed as IDataObject;
+	return parsed;
+}
+
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export function isJsonObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export const JSON_OR_TEXT_HELP = 'Fix the JSON, or enter plain text without a leading { or [.';

@@ -1,5 +1,5 @@
 /**
- * The shared runner (nodes/shared/execution), driven through a real node (Query Index) in
+ * The shared runner (nodes/shared/execution.ts), driven through a real node (Query Index) in
  * n8n-core's WorkflowExecute against the emulator.
  */
 import { startRun, runNode } from '../helpers/engine';

@@ -207,6 +207,22 @@ describe('BotDojo Export Requests: Export', () => {
 		expect(env.emu.requestsTo('export')).toEqual([]);
 	});
 
+	it('refuses an Output that is none of its options (no fallback to Items), naming the item and the valid ones', async () => {
+		env.emu.seedFlowRequests(FLOW, 3, { start: START });
+		const { items, error } = await runNode({
+			node: exportNode({ returnAll: true, output: 'csv' }),
+			items: [{ json: {} }, { json: {} }],
+			credentials: env.credentials,
+		});
+		expect(error?.message).toBe('Output: "csv" is not one of its options');
+		expect(error?.context?.itemIndex).toBe(0);
+		expect(error?.description).toBe(
+			'Choose one of: Items (items), CSV File (csvFile), JSON Lines File (jsonLinesFile).',
+		);
+		expect(items).toEqual([]);
+		expect(env.emu.requestsTo('export')).toEqual([]);
+	});
+
 	it('with Continue On Fail, a failing item gives an error item and the others still export', async () => {
 		const seeded = env.emu.seedFlowRequests(FLOW, 12, { start: START, stepMs: 60_000 });
 		const { items, error } = await runNode({

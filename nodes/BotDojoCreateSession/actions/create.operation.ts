@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
-import { flowIdProperty, readFlowId } from '../../shared/params/flowId';
+import type { Operation } from '../../shared/execution';
+import { flowIdProperty, readFlowId } from '../../shared/params/idLocator';
 import {
 	simplifyProperties,
 	simplifySession,

@@ -5,43 +5,50 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
+	fieldsOrJsonProperties,
+	readFieldsOrJson,
+	type FieldsOrJson,
+} from '../../shared/params/fieldsOrJson';
+import {
 	invalidInput,
+	isJsonObject,
 	jsonOrText,
-	parseJsonObject,
 	requireText,
 	type InputPlace,
 	placeOf,
 } from '../../shared/validation';
 
-const SESSION_DATA_JSON: INodeProperties = {
-	displayName: 'Session Data (JSON)',
-	name: 'sessionDataJson',
-	type: 'json',
-	default:
-		'{\n  "customer": {\n    "variables": {\n      "profile": { "name": "Ada", "plan": "pro" }\n    }\n  }\n}',
-	displayOptions: { show: { dataMode: ['json'] } },
-	description:
-		'An object whose keys are store names and whose values are {"variables": {...}}, each variable holding a JSON value',
+const JSON_SHAPE =
+	'Use {"<store>": {"variables": {"<variable>": <value>}}}, e.g. {"customer": {"variables": {"profile": {"plan": "pro"}}}}.';
+
+/** The mode and the JSON; the fields are Stores (each holds variables), built and read here. */
+const SESSION_DATA: FieldsOrJson = {
+	label: 'Session Data',
+	names: { mode: 'dataMode', fields: 'stores', json: 'sessionDataJson' },
+	otherModes: [{ name: 'None', value: 'none', description: 'Start an empty session' }],
+	defaultMode: 'fields',
+	description: 'Data the flow can read from its first message on',
+	fields: {
+		entry: 'Store',
+		modeDescription: 'Enter stores and variables one by one',
+		namePlaceholder: 'e.g. customer',
+		values: 'asGiven',
+		nameHelp: 'Give every store a name, e.g. customer.',
+	},
+	json: {
+		modeDescription: 'Give the whole session data as JSON',
+		default:
+			'{\n  "customer": {\n    "variables": {\n      "profile": { "name": "Ada", "plan": "pro" }\n    }\n  }\n}',
+		description:
+			'An object whose keys are store names and whose values are {"variables": {...}}, each variable holding a JSON value',
+		help: JSON_SHAPE,
+	},
 };
 
+const [DATA_MODE, , SESSION_DATA_JSON] = fieldsOrJsonProperties(SESSION_DATA);
+
 export const sessionDataProperties: INodeProperties[] = [
-	{
-		displayName: 'Session Data',
-		name: 'dataMode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'None', value: 'none', description: 'Start an empty session' },
-			{
-				name: 'Using Fields Below',
-				value: 'fields',
-				description: 'Enter stores and variables one by one',
-			},
-			{ name: 'Using JSON', value: 'json', description: 'Give the whole session data as JSON' },
-		],
-		default: 'fields',
-		description: 'Data the flow can read from its first message on',
-	},
+	DATA_MODE,
 	{
 		displayName: 'Stores',
 		name: 'stores',
@@ -103,9 +110,6 @@ export const sessionDataProperties: INodeProperties[] = [
 	SESSION_DATA_JSON,
 ];
 
-const JSON_SHAPE =
-	'Use {"<store>": {"variables": {"<variable>": <value>}}}, e.g. {"customer": {"variables": {"profile": {"plan": "pro"}}}}.';
-
 interface StoreField {
 	name?: string;
 	variables?: { variable?: Array<{ name?: string; value?: unknown }> };
@@ -120,12 +124,7 @@ export function readSessionData(
 	const mode = ctx.getNodeParameter('dataMode', itemIndex, 'fields') as string;
 	if (mode === 'none') return undefined;
 	if (mode === 'json') {
-		const data = parseJsonObject(
-			place,
-			SESSION_DATA_JSON.displayName,
-			ctx.getNodeParameter(SESSION_DATA_JSON.name, itemIndex, '{}'),
-			JSON_SHAPE,
-		);
+		const data = readFieldsOrJson(ctx, itemIndex, SESSION_DATA) as IDataObject;
 		checkStores(place, data);
 		return data;
 	}
@@ -168,15 +167,7 @@ export function readSessionData(
 
 function checkStores(place: InputPlace, data: IDataObject): void {
 	for (const [name, store] of Object.entries(data)) {
-		const variables = (store as IDataObject | null)?.variables;
-		if (
-			store === null ||
-			typeof store !== 'object' ||
-			Array.isArray(store) ||
-			variables === null ||
-			typeof variables !== 'object' ||
-			Array.isArray(variables)
-		) {
+		if (!isJsonObject(store) || !isJsonObject(store.variables)) {
 			throw invalidInput(
 				place,
 				`Session Data (JSON) › "${name}"`,

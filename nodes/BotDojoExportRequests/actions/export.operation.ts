@@ -1,18 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
+import type { Operation } from '../../shared/execution';
 import { readDateParameter } from '../../shared/params/dates';
-import { readFlowId } from '../../shared/params/flowId';
-import { outputFileProperty, readOutputFileField } from '../../shared/params/outputFile';
+import { readFlowId } from '../../shared/params/idLocator';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
 import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/transport/api';
-import { invalidInput, placeOf } from '../../shared/validation';
+import {
+	invalidInput,
+	outputFileProperty,
+	placeOf,
+	readOutputFileField,
+	readWholeNumber,
+	requireOption,
+} from '../../shared/validation';
 import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
-import { readWholeNumber } from './itemInput';
 
 const FILE_MODES: FileFormat[] = ['csvFile', 'jsonLinesFile'];
 
@@ -28,14 +33,16 @@ const LIMIT: INodeProperties = {
 	description: 'Max number of results to return',
 };
 
-const FROM_DATE: INodeProperties = {
-	displayName: 'From Date',
-	name: 'fromDate',
+const dateFilter = (displayName: string, name: string, side: string): INodeProperties => ({
+	displayName,
+	name,
 	type: 'dateTime',
 	default: '',
-	description:
-		'Only requests last modified at or after this moment. Accepts a date in any time zone or a DateTime from an expression; without a zone, the workflow time zone applies.',
-};
+	description: `Only requests last modified at or ${side} this moment. Accepts a date in any time zone or a DateTime from an expression; without a zone, the workflow time zone applies.`,
+});
+
+const FROM_DATE = dateFilter('From Date', 'fromDate', 'after');
+const TO_DATE = dateFilter('To Date', 'toDate', 'before');
 
 const PAGE_SIZE: INodeProperties = {
 	displayName: 'Page Size',
@@ -56,42 +63,35 @@ const START_CURSOR: INodeProperties = {
 		'Continue an earlier export after the request this cursor points to (the _cursor of an earlier run with Include Cursor on)',
 };
 
-const TO_DATE: INodeProperties = {
-	displayName: 'To Date',
-	name: 'toDate',
-	type: 'dateTime',
-	default: '',
-	description:
-		'Only requests last modified at or before this moment. Accepts a date in any time zone or a DateTime from an expression; without a zone, the workflow time zone applies.',
+const OUTPUT: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Items',
+			value: 'items',
+			description: 'One n8n item per request. Every item stays in memory until the run ends.',
+		},
+		{
+			name: 'CSV File',
+			value: 'csvFile',
+			description:
+				'One item with a CSV file (the Simplify columns), written page after page: exports of any size',
+		},
+		{
+			name: 'JSON Lines File',
+			value: 'jsonLinesFile',
+			description:
+				'One item with a file of one JSON record per line, written page after page: exports of any size',
+		},
+	],
+	default: 'items',
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Items',
-				value: 'items',
-				description: 'One n8n item per request. Every item stays in memory until the run ends.',
-			},
-			{
-				name: 'CSV File',
-				value: 'csvFile',
-				description:
-					'One item with a CSV file (the Simplify columns), written page after page: exports of any size',
-			},
-			{
-				name: 'JSON Lines File',
-				value: 'jsonLinesFile',
-				description:
-					'One item with a file of one JSON record per line, written page after page: exports of any size',
-			},
-		],
-		default: 'items',
-	},
+	OUTPUT,
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -161,83 +161,6 @@ const properties: INodeProperties[] = [
 /** A cursor is opaque base64 (the spec); BotDojo's are short. A longer text is not one. */
 const MAX_CURSOR_CHARS = 4096;
 
-/** Why `cursor` cannot be one of BotDojo's export cursors, or undefined when it can. */
-function cursorProblem(cursor: string): string | undefined {
-	if (cursor.length > MAX_CURSOR_CHARS) {
-		return `is ${cursor.length} characters long; cursors have at most ${MAX_CURSOR_CHARS}`;
-	}
-	if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(cursor)) {
-		return `"${cursor.slice(0, 60)}" is not a cursor (cursors are base64 text: letters, digits, + / - _ and = at the end)`;
-	}
-	return undefined;
-}
-
-/** Every parameter of one item, checked before any request is sent. */
-function readQuery(ctx: IExecuteFunctions, itemIndex: number): ExportQuery {
-	const place = placeOf(ctx, itemIndex);
-	const flowId = readFlowId(ctx, itemIndex);
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: readWholeNumber(
-				place,
-				LIMIT.displayName,
-				ctx.getNodeParameter(LIMIT.name, itemIndex, 50),
-				1,
-				Number.MAX_SAFE_INTEGER,
-			);
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const pageSize =
-		options.pageSize === undefined
-			? MAX_PAGE_SIZE
-			: readWholeNumber(place, PAGE_SIZE.displayName, options.pageSize, 1, MAX_PAGE_SIZE);
-	const timeZone = ctx.getTimezone();
-	const fromDate = readDateParameter(place, FROM_DATE.displayName, options.fromDate, timeZone);
-	const toDate = readDateParameter(place, TO_DATE.displayName, options.toDate, timeZone);
-	if (fromDate && toDate && fromDate > toDate) {
-		throw invalidInput(
-			place,
-			FROM_DATE.displayName,
-			`${fromDate} is after To Date ${toDate}`,
-			'Choose a From Date at or before the To Date (both are inclusive).',
-		);
-	}
-	const startCursor = typeof options.startCursor === 'string' ? options.startCursor.trim() : '';
-	const cursorWrong = startCursor ? cursorProblem(startCursor) : undefined;
-	if (cursorWrong) {
-		const valid = 'Paste the _cursor of an earlier export (Include Cursor on), or leave it empty.';
-		throw invalidInput(place, START_CURSOR.displayName, cursorWrong, valid);
-	}
-	return {
-		flowId,
-		pageSize,
-		limit,
-		fromDate,
-		toDate,
-		startCursor: startCursor || undefined,
-		resumeHint: 'To continue from a known point, use the Start Cursor option or a From Date.',
-	};
-}
-
-/** The file settings of one item, or undefined for Output › Items. */
-function readFileSettings(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	flowId: string,
-	simplify: boolean,
-): FileSettings | undefined {
-	const format = ctx.getNodeParameter('output', itemIndex, 'items') as string;
-	if (format !== 'csvFile' && format !== 'jsonLinesFile') return undefined;
-	const fileName = String(ctx.getNodeParameter('fileName', itemIndex, '')).trim();
-	return {
-		format,
-		fileName: fileName || `flow-requests-${flowId}.${FILE_TYPES[format].extension}`,
-		binaryProperty: readOutputFileField(ctx, OUTPUT_FILE, itemIndex),
-		excelBom: ctx.getNodeParameter('options.excelBom', itemIndex, false) === true,
-		simplify,
-	};
-}
-
 interface Prepared {
 	query: ExportQuery;
 	includeCursor: boolean;
@@ -254,15 +177,75 @@ export const operation: Operation<Prepared> = {
 			'Read the finished requests (complete or error) of a flow, oldest first, one item per request',
 	},
 	description: properties,
+	/** Every parameter of one item, checked before any request is sent. */
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-		const includeCursor = this.getNodeParameter('options.includeCursor', itemIndex, false);
-		const query = readQuery(this, itemIndex);
+		const place = placeOf(this, itemIndex);
+		const flowId = readFlowId(this, itemIndex);
+		const count = (property: INodeProperties, value: unknown, max: number) =>
+			readWholeNumber(place, property.displayName, value, 1, max);
+		const limit = this.getNodeParameter('returnAll', itemIndex, false)
+			? undefined
+			: count(LIMIT, this.getNodeParameter(LIMIT.name, itemIndex, 50), Number.MAX_SAFE_INTEGER);
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const pageSize =
+			options.pageSize === undefined
+				? MAX_PAGE_SIZE
+				: count(PAGE_SIZE, options.pageSize, MAX_PAGE_SIZE);
+		const date = ({ displayName, name }: INodeProperties) =>
+			readDateParameter(place, displayName, options[name], this.getTimezone());
+		const fromDate = date(FROM_DATE);
+		const toDate = date(TO_DATE);
+		if (fromDate && toDate && fromDate > toDate) {
+			throw invalidInput(
+				place,
+				FROM_DATE.displayName,
+				`${fromDate} is after To Date ${toDate}`,
+				'Choose a From Date at or before the To Date (both are inclusive).',
+			);
+		}
+		const startCursor = typeof options.startCursor === 'string' ? options.startCursor.trim() : '';
+		const refuseCursor = (problem: string) =>
+			invalidInput(
+				place,
+				START_CURSOR.displayName,
+				problem,
+				'Paste the _cursor of an earlier export (Include Cursor on), or leave it empty.',
+			);
+		if (startCursor.length > MAX_CURSOR_CHARS) {
+			throw refuseCursor(
+				`is ${startCursor.length} characters long; cursors have at most ${MAX_CURSOR_CHARS}`,
+			);
+		}
+		if (startCursor && !/^[A-Za-z0-9+/_-]+={0,2}$/.test(startCursor)) {
+			throw refuseCursor(
+				`"${startCursor.slice(0, 60)}" is not a cursor (cursors are base64 text: letters, digits, + / - _ and = at the end)`,
+			);
+		}
 		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
+		const format = requireOption(this, OUTPUT, itemIndex) as FileFormat | 'items';
+		const fileName = String(this.getNodeParameter('fileName', itemIndex, '')).trim();
 		return {
-			query,
-			includeCursor: includeCursor === true,
+			query: {
+				flowId,
+				pageSize,
+				limit,
+				fromDate,
+				toDate,
+				startCursor: startCursor || undefined,
+				resumeHint: 'To continue from a known point, use the Start Cursor option or a From Date.',
+			},
+			includeCursor: options.includeCursor === true,
 			simplify,
-			file: readFileSettings(this, itemIndex, query.flowId, simplify),
+			file:
+				format === 'items'
+					? undefined
+					: {
+							format,
+							fileName: fileName || `flow-requests-${flowId}.${FILE_TYPES[format].extension}`,
+							binaryProperty: readOutputFileField(this, OUTPUT_FILE, itemIndex),
+							excelBom: options.excelBom === true,
+							simplify,
+						},
 		};
 	},
 	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {

@@ -2,16 +2,55 @@
  * Export into one file (CSV or JSON Lines): page after page goes straight into n8n's binary
  * data, so the export's size is not bounded by memory (in n8n's filesystem binary mode nothing
  * is held whole). The one output item carries the file and what a later run needs to go on.
+ *
+ * CSV: RFC 4180 (CRLF line ends, fields with a quote, comma or line break quoted, quotes
+ * doubled); the columns are the Simplify fields, in Simplify's order.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { chunkStream } from '../../shared/binary/chunkStream';
 import { storeFile, type FileBody } from '../../shared/binary/storeFile';
-import { OutputItems } from '../../shared/execution/operation';
+import { OutputItems } from '../../shared/execution';
 import { simplifyFlowRequest } from '../../shared/params/simplify';
 import { exportPages, type ExportQuery } from '../../shared/transport/api';
 import { withoutKey } from '../../shared/transport/redaction';
-import { csvHeader, csvRows, UTF8_BOM } from './csvWriter';
+
+/** The Simplify fields, in the order Simplify builds them: the same header for every export. */
+const CSV_COLUMNS: readonly string[] = Object.keys(simplifyFlowRequest({}));
+
+/** Excel reads a CSV as UTF-8 only when it starts with this byte order mark. */
+const UTF8_BOM = '\uFEFF';
+
+/**
+ * A spreadsheet may run a cell as a formula when it starts with `=`, `+`, `-`, `@`, a tab or a
+ * CR (OWASP's CSV injection list; OWASP ASVS 1.2.10 adds NUL), or with white space and then one
+ * of `= + - @` (LibreOffice's "Trim spaces" import option strips the spaces first). Such text
+ * gets a leading apostrophe, which spreadsheets show as plain text.
+ */
+const FORMULA_START = /^(?:[\t\r\0]|\s*[=+\-@])/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+function csvField(value: unknown): string {
+	if (value === null || value === undefined) return '';
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	let text = typeof value === 'string' ? value : JSON.stringify(value);
+	if (FORMULA_START.test(text)) text = `'${text}`;
+	return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvHeader(): string {
+	return `${CSV_COLUMNS.join(',')}\r\n`;
+}
+
+/** One line per record, each ending in CRLF. */
+export function csvRows(records: IDataObject[]): string {
+	let rows = '';
+	for (const record of records) {
+		const row = simplifyFlowRequest(record);
+		rows += `${CSV_COLUMNS.map((column) => csvField(row[column])).join(',')}\r\n`;
+	}
+	return rows;
+}
 
 export type FileFormat = 'csvFile' | 'jsonLinesFile';
 
@@ -32,46 +71,8 @@ export const FILE_TYPES: Record<FileFormat, { extension: string; mimeType: strin
 	jsonLinesFile: { extension: 'jsonl', mimeType: 'application/x-ndjson' },
 };
 
-/** What the export found, filled in while the file is written. */
-interface Summary {
-	records: number;
-	firstModified: string | null;
-	lastModified: string | null;
-	cursor: string | null;
-	hasMore: boolean;
-}
-
 function modifiedOf(record: IDataObject | undefined): string | null {
 	return typeof record?.modified === 'string' ? record.modified : null;
-}
-
-/** The file's bytes, one chunk per page; a failed page ends it with that page's error. */
-async function* fileChunks(
-	ctx: IExecuteFunctions,
-	query: ExportQuery,
-	settings: FileSettings,
-	summary: Summary,
-	itemIndex: number,
-): AsyncGenerator<Buffer> {
-	const csv = settings.format === 'csvFile';
-	if (csv) yield Buffer.from(`${settings.excelBom ? UTF8_BOM : ''}${csvHeader()}`);
-	for await (const page of exportPages(ctx, query, itemIndex)) {
-		const { records } = page;
-		summary.records += records.length;
-		summary.firstModified ??= modifiedOf(records[0]);
-		summary.lastModified = modifiedOf(records.at(-1)) ?? summary.lastModified;
-		summary.cursor = page.nextCursor ?? page.afterCursor ?? null;
-		summary.hasMore = page.hasMore;
-		if (records.length === 0) continue;
-		let text = '';
-		if (csv) text = csvRows(records);
-		else {
-			for (const record of records)
-				text += `${JSON.stringify(settings.simplify ? simplifyFlowRequest(record) : record)}\n`;
-		}
-		// The file leaves the node: records BotDojo stored may quote the key.
-		yield Buffer.from(withoutKey(ctx, text));
-	}
 }
 
 export async function exportToFile(
@@ -80,14 +81,39 @@ export async function exportToFile(
 	settings: FileSettings,
 	itemIndex: number,
 ): Promise<OutputItems> {
-	const summary: Summary = {
+	// What the export found, filled in while the file is written.
+	const summary = {
 		records: 0,
-		firstModified: null,
-		lastModified: null,
-		cursor: null,
+		firstModified: null as string | null,
+		lastModified: null as string | null,
+		cursor: null as string | null,
 		hasMore: false,
 	};
-	const body = chunkStream(fileChunks(ctx, query, settings, summary, itemIndex));
+	const csv = settings.format === 'csvFile';
+	/** The file's bytes, one chunk per page; a failed page ends it with that page's error. */
+	async function* fileChunks(): AsyncGenerator<Buffer> {
+		if (csv) yield Buffer.from(`${settings.excelBom ? UTF8_BOM : ''}${csvHeader()}`);
+		for await (const page of exportPages(ctx, query, itemIndex)) {
+			const { records } = page;
+			summary.records += records.length;
+			summary.firstModified ??= modifiedOf(records[0]);
+			summary.lastModified = modifiedOf(records.at(-1)) ?? summary.lastModified;
+			summary.cursor = page.nextCursor ?? page.afterCursor ?? null;
+			summary.hasMore = page.hasMore;
+			if (records.length === 0) continue;
+			const text = csv
+				? csvRows(records)
+				: records
+						.map(
+							(record) =>
+								`${JSON.stringify(settings.simplify ? simplifyFlowRequest(record) : record)}\n`,
+						)
+						.join('');
+			// The file leaves the node: records BotDojo stored may quote the key.
+			yield Buffer.from(withoutKey(ctx, text));
+		}
+	}
+	const body = chunkStream(fileChunks());
 	// n8n stores the body only when every chunk came: a failed page (or a file beyond n8n's
 	// per-file cap) rejects here and nothing is stored, so no item with a half file goes on.
 	const binary = await storeFile(ctx, body as unknown as FileBody, {

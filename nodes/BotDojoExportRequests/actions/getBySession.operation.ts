@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
-import { readFlowId } from '../../shared/params/flowId';
+import type { Operation } from '../../shared/execution';
+import { readFlowId } from '../../shared/params/idLocator';
 import {
 	simplifyFlowRequest,
 	simplifyProperties,
@@ -70,14 +70,11 @@ function messageOf(
 }
 
 function conversationOf(records: IDataObject[]): ConversationMessage[] {
-	const messages: ConversationMessage[] = [];
-	for (const record of records) {
-		const asked = messageOf(record, 'userMessage', 'user');
-		const answered = messageOf(record, 'aiMessage', 'assistant');
-		if (asked) messages.push(asked);
-		if (answered) messages.push(answered);
-	}
-	return messages;
+	return records.flatMap((record) =>
+		[messageOf(record, 'userMessage', 'user'), messageOf(record, 'aiMessage', 'assistant')].filter(
+			(message) => message !== undefined,
+		),
+	);
 }
 
 interface Prepared {

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
+import type { Operation } from '../../shared/execution';
 import { getIndexStatus } from '../../shared/transport/api';
-import { readIndexId } from './indexId';
+import { INDEX_ID, readLocatorId } from '../../shared/params/idLocator';
 
 export const operation: Operation<string> = {
 	option: {
@@ -13,7 +13,7 @@ export const operation: Operation<string> = {
 	},
 	description: [],
 	prepare(this: IExecuteFunctions, itemIndex: number): string {
-		return readIndexId(this, itemIndex);
+		return readLocatorId(this, INDEX_ID, itemIndex);
 	},
 	async execute(this: IExecuteFunctions, indexId: string, itemIndex: number) {
 		return await getIndexStatus(this, indexId, itemIndex);

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
+import type { Operation } from '../../shared/execution';
 import { queryIndexMetadata } from '../../shared/transport/api';
 import { parseJsonObject, placeOf } from '../../shared/validation';
-import { readIndexId } from './indexId';
+import { INDEX_ID, readLocatorId } from '../../shared/params/idLocator';
 
 interface Prepared {
 	indexId: string;
@@ -29,7 +29,7 @@ export const operation: Operation<Prepared> = {
 	},
 	description: [QUERY],
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-		const indexId = readIndexId(this, itemIndex);
+		const indexId = readLocatorId(this, INDEX_ID, itemIndex);
 		const query = parseJsonObject(
 			placeOf(this, itemIndex),
 			QUERY.displayName,

@@ -13,13 +13,13 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
+import type { Operation } from '../../shared/execution';
 import {
 	fieldsOrJsonProperties,
 	readFieldsOrJson,
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
-import { flowIdProperty, readFlowId } from '../../shared/params/flowId';
+import { flowIdProperty, readFlowId } from '../../shared/params/idLocator';
 import { beforeVersion } from '../../shared/params/simplify';
 import { invalidInput, placeOf, requireText, requireTextParameter } from '../../shared/validation';
 import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';

@@ -33,10 +33,6 @@ export const STABLE_FIELDS = [
 
 const ENCODED = '~';
 
-function digest(text: string): string {
-	return createHash('sha256').update(text).digest('base64url');
-}
-
 /**
  * Feeds `value`'s JSON text to `hash` in pieces, walking it with a stack of its own: a body
  * nested 20,000 deep overflows JSON.stringify's call stack (and stopped every poll), not this.
@@ -79,8 +75,8 @@ function hashJson(hash: Hash, value: unknown): void {
 
 export function recordKey(record: IDataObject): string {
 	const id = record.id;
+	const hash = createHash('sha256');
 	if (id === undefined || id === null || id === '') {
-		const hash = createHash('sha256');
 		hashJson(
 			hash,
 			STABLE_FIELDS.map((field) => record[field] ?? null),
@@ -89,7 +85,8 @@ export function recordKey(record: IDataObject): string {
 	}
 	if (typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith(ENCODED)) return id;
 	const typed = `${typeof id}:${typeof id === 'string' ? id : JSON.stringify(id)}`;
-	return typed.length < MAX_KEY_LENGTH ? `${ENCODED}${typed}` : `${ENCODED}h:${digest(typed)}`;
+	if (typed.length < MAX_KEY_LENGTH) return `${ENCODED}${typed}`;
+	return `${ENCODED}h:${hash.update(typed).digest('base64url')}`;
 }
 
 /** An id as a log line may show it: at most 80 characters. */

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution/operation';
+import type { Operation } from '../../shared/execution';
 import { loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { logicalPathProperty, readLookupPath } from './logicalPath';
 

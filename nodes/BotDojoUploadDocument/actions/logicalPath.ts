@@ -42,13 +42,19 @@ export function hasControlCharacter(text: string): boolean {
 	return false;
 }
 
-/** The item's path to store a document under: trimmed, then checked segment by segment. */
-export function readUploadPath(ctx: IExecuteFunctions, itemIndex: number): string {
+/** The item's path, trimmed; `rules` is the help of every error about it. */
+function readPath(ctx: IExecuteFunctions, itemIndex: number, rules: string) {
 	const place = placeOf(ctx, itemIndex);
 	const value = ctx.getNodeParameter('logicalPath', itemIndex, '');
-	const path = requireText(place, LOGICAL_PATH, value, UPLOAD_PATH_RULES);
-	const refuse = (problem: string) => invalidInput(place, LOGICAL_PATH, problem, UPLOAD_PATH_RULES);
+	const path = requireText(place, LOGICAL_PATH, value, rules);
+	const refuse = (problem: string) => invalidInput(place, LOGICAL_PATH, problem, rules);
 	if (hasControlCharacter(path)) throw refuse('contains a control character (e.g. a line break)');
+	return { path, refuse };
+}
+
+/** The item's path to store a document under: trimmed, then checked segment by segment. */
+export function readUploadPath(ctx: IExecuteFunctions, itemIndex: number): string {
+	const { path, refuse } = readPath(ctx, itemIndex, UPLOAD_PATH_RULES);
 	if (path.includes('\\')) throw refuse('contains a backslash');
 	if (path.length > MAX_LENGTH) throw refuse(`is ${path.length} characters long`);
 	if (path.startsWith('/')) throw refuse(`starts with "/" ("${path}")`);
@@ -67,16 +73,5 @@ export function readUploadPath(ctx: IExecuteFunctions, itemIndex: number): strin
 
 /** The item's path to look a document up by: whatever it was stored under, within reason. */
 export function readLookupPath(ctx: IExecuteFunctions, itemIndex: number): string {
-	const place = placeOf(ctx, itemIndex);
-	const value = ctx.getNodeParameter('logicalPath', itemIndex, '');
-	const path = requireText(place, LOGICAL_PATH, value, LOOKUP_PATH_RULES);
-	if (hasControlCharacter(path)) {
-		throw invalidInput(
-			place,
-			LOGICAL_PATH,
-			'contains a control character (e.g. a line break)',
-			LOOKUP_PATH_RULES,
-		);
-	}
-	return path;
+	return readPath(ctx, itemIndex, LOOKUP_PATH_RULES).path;
 }

@@ -17,63 +17,34 @@ const VALID_DATES =
 /** The outcome of reading one date: milliseconds since the epoch, or why it is not a date. */
 export type DateReading = { ms: number } | { problem: string };
 
-/** Offset of `timeZone` from UTC at the instant `utcMs`, in milliseconds. */
-function zoneOffsetMs(utcMs: number, timeZone: string): number {
-	const format = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: 'numeric',
-		day: 'numeric',
-		hour: 'numeric',
-		minute: 'numeric',
-		second: 'numeric',
-	});
-	const part: Record<string, number> = {};
-	for (const { type, value } of format.formatToParts(new Date(utcMs))) part[type] = Number(value);
-	const wallClock = Date.UTC(
-		part.year,
-		part.month - 1,
-		part.day,
-		part.hour,
-		part.minute,
-		part.second,
-	);
-	return wallClock - (utcMs - (((utcMs % 1000) + 1000) % 1000));
-}
-
-/** A wall-clock time (expressed as if it were UTC) in `timeZone` → the real UTC instant. */
-function wallClockToUtc(wallClockMs: number, timeZone: string): number {
-	try {
-		const guess = wallClockMs - zoneOffsetMs(wallClockMs, timeZone);
-		return wallClockMs - zoneOffsetMs(guess, timeZone);
-	} catch {
-		return wallClockMs; // unknown zone name: read the time as UTC
-	}
-}
-
 function readIsoString(text: string, timeZone: string): DateReading {
 	const match = ISO_PATTERN.exec(text);
 	if (!match) return readOtherFormats(text, timeZone);
 	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match;
-	const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
-	const wallClock = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, ms);
-	const check = new Date(wallClock);
-	if (
-		check.getUTCMonth() !== +month - 1 ||
-		check.getUTCDate() !== +day ||
-		+hour > 23 ||
-		+minute > 59 ||
-		+second > 59
-	) {
-		return { problem: `"${text}" is not a real date and time` };
-	}
-	if (zone === undefined) return { ms: wallClockToUtc(wallClock, timeZone) };
-	if (zone.toUpperCase() === 'Z') return { ms: wallClock };
-	const sign = zone.startsWith('-') ? -1 : 1;
-	const digits = zone.slice(1).replace(':', '');
-	const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
-	return { ms: wallClock - sign * offsetMinutes * 60_000 };
+	const units = {
+		year: +year,
+		month: +month,
+		day: +day,
+		hour: +hour,
+		minute: +minute,
+		second: +second,
+		millisecond: Number(fraction.padEnd(3, '0').slice(0, 3)),
+	};
+	// Without a zone, the workflow's; `Z`, `+02`, `+0200` and `+02:00` as luxon names them.
+	const offset = zone?.replace(':', '');
+	const zoneName =
+		offset === undefined
+			? timeZone
+			: /^z$/i.test(offset)
+				? 'utc'
+				: `utc${offset.slice(0, 3)}:${offset.slice(3) || '00'}`;
+	let date = DateTime.fromObject(units, { zone: zoneName });
+	// An unknown zone name: the time is read as UTC.
+	if (date.invalidReason === 'unsupported zone') date = DateTime.fromObject(units, { zone: 'utc' });
+	// luxon takes 24:00 as the next day's start; a time of day is refused from 24 on.
+	return date.isValid && +hour < 24
+		? { ms: date.toMillis() }
+		: { problem: `"${text}" is not a real date and time` };
 }
 
 /** Other written forms luxon knows (ISO week and ordinal dates, SQL, RFC 2822, HTTP). */

@@ -157,11 +157,7 @@ export function readFieldsOrJson(
 		const { value } = field;
 		// Text mode: what the field shows is what is stored, even when an expression gave a number.
 		data[name] =
-			spec.fields.values === 'text'
-				? value === undefined || value === null
-					? ''
-					: String(value)
-				: (value as IDataObject[string]);
+			spec.fields.values === 'text' ? String(value ?? '') : (value as IDataObject[string]);
 	});
 	return data;
 }

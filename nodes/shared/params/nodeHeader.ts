@@ -1,7 +1,7 @@
 /**
  * The part of a node description every BotDojo node shares: group, defaults, one main input and
- * output, and the credential. The icon, subtitle and usableAsTool stay literal in each node class
- * (n8n's community-node lint reads them there).
+ * output (the Trigger sets its own group and no input), and the credential. The icon, subtitle
+ * and usableAsTool stay literal in each node class (n8n's community-node lint reads them there).
  */
 import { NodeConnectionTypes, type INodeTypeDescription } from 'n8n-workflow';
 
