@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
@@ -14,7 +15,34 @@ import {
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../shared/params/simplify';
 import { withoutKey } from '../shared/transport/redaction';
+import { checkedOption } from '../shared/validation';
 import { latestRecord, pollNewRecords, type StatusFilter } from './helpers/newRecords';
+
+/** n8n's name for a trigger's event parameter; `statuses` stays for saved workflows. */
+const TRIGGER_ON: INodeProperties = {
+	displayName: 'Trigger On',
+	name: 'statuses',
+	type: 'options',
+	options: [
+		{
+			name: 'Complete or Error',
+			value: 'both',
+			description: 'Every finished request',
+		},
+		{
+			name: 'Complete Only',
+			value: 'complete',
+			description: 'Requests that finished successfully',
+		},
+		{
+			name: 'Error Only',
+			value: 'error',
+			description: 'Requests that ended with an error',
+		},
+	],
+	default: 'both',
+	description: 'Which finished requests start the workflow',
+};
 
 export class BotDojoTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -52,31 +80,7 @@ export class BotDojoTrigger implements INodeType {
 			flowIdProperty(
 				"ID of the flow to watch. It is shown in the flow's address in BotDojo and on its API tab.",
 			),
-			{
-				// n8n's name for a trigger's event parameter; `statuses` stays for saved workflows.
-				displayName: 'Trigger On',
-				name: 'statuses',
-				type: 'options',
-				options: [
-					{
-						name: 'Complete or Error',
-						value: 'both',
-						description: 'Every finished request',
-					},
-					{
-						name: 'Complete Only',
-						value: 'complete',
-						description: 'Requests that finished successfully',
-					},
-					{
-						name: 'Error Only',
-						value: 'error',
-						description: 'Requests that ended with an error',
-					},
-				],
-				default: 'both',
-				description: 'Which finished requests start the workflow',
-			},
+			TRIGGER_ON,
 			...simplifyProperties(SIMPLIFY_REQUESTS_DESCRIPTION),
 		],
 	};
@@ -99,7 +103,11 @@ async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
 		FLOW_ID,
 		ctx.getNodeParameter('flowId', ''),
 	);
-	const statuses = ctx.getNodeParameter('statuses', 'both') as StatusFilter;
+	const statuses = checkedOption(
+		{ node: ctx.getNode(), itemIndex: 0 },
+		TRIGGER_ON,
+		ctx.getNodeParameter(TRIGGER_ON.name, 'both'),
+	) as StatusFilter;
 
 	let records: IDataObject[];
 	if (ctx.getMode() === 'manual') {

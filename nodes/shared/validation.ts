@@ -102,10 +102,19 @@ export function requireOption(
 	itemIndex: number,
 ): string {
 	const value = ctx.getNodeParameter(property.name, itemIndex, property.default);
+	return checkedOption(placeOf(ctx, itemIndex), property, value);
+}
+
+/** An options parameter's value, refused (named, with the valid ones) when none of them. */
+export function checkedOption(
+	place: InputPlace,
+	property: INodeProperties,
+	value: unknown,
+): string {
 	const options = property.options as INodePropertyOptions[];
 	if (options.some((option) => option.value === value)) return value as string;
 	throw invalidInput(
-		placeOf(ctx, itemIndex),
+		place,
 		property.displayName,
 		`${JSON.stringify(value)} is not one of its options`,
 		`Choose one of: ${options.map((option) => `${option.name} (${option.value})`).join(', ')}.`,

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import {
 	fieldsOrJsonProperties,
 	readFieldsOrJson,
+	readFieldsOrJsonMode,
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
 import {
@@ -121,7 +122,7 @@ export function readSessionData(
 	itemIndex: number,
 ): IDataObject | undefined {
 	const place: InputPlace = placeOf(ctx, itemIndex);
-	const mode = ctx.getNodeParameter('dataMode', itemIndex, 'fields') as string;
+	const mode = readFieldsOrJsonMode(ctx, itemIndex, SESSION_DATA);
 	if (mode === 'none') return undefined;
 	if (mode === 'json') {
 		const data = readFieldsOrJson(ctx, itemIndex, SESSION_DATA) as IDataObject;

@@ -17,6 +17,7 @@ import type { Operation } from '../../shared/execution';
 import {
 	fieldsOrJsonProperties,
 	readFieldsOrJson,
+	readFieldsOrJsonMode,
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
 import { flowIdProperty, readFlowId } from '../../shared/params/idLocator';
@@ -190,7 +191,7 @@ interface PreparedRun {
 /** The run's `body` for one item, checked before any request. */
 function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const place = placeOf(ctx, itemIndex);
-	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'message') as string;
+	const mode = readFieldsOrJsonMode(ctx, itemIndex, INPUT);
 	if (mode !== 'message') return readFieldsOrJson(ctx, itemIndex, INPUT) ?? {};
 	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).messageProperty;
 	const property = requireText(

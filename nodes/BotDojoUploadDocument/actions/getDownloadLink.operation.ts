@@ -16,6 +16,7 @@ import {
 	parseJsonObject,
 	placeOf,
 	readOutputFileField,
+	requireOption,
 	type InputPlace,
 } from '../../shared/validation';
 import { logicalPathProperty, readLookupPath } from './logicalPath';
@@ -46,29 +47,25 @@ const EXPIRES_AT: INodeProperties = {
 		"When the link stops working; must be in the future. A date without a time zone is read in the workflow's time zone.",
 };
 
-const expiryProperties: INodeProperties[] = [
-	{
-		displayName: 'Expires',
-		name: 'expiresMode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'In Minutes', value: 'minutes', description: 'A number of minutes from now' },
-			{ name: 'At a Date', value: 'date', description: 'A date and time' },
-		],
-		default: 'minutes',
-		description: 'When the link stops working',
-	},
-	EXPIRES_IN,
-	EXPIRES_AT,
-];
+const EXPIRES_MODE: INodeProperties = {
+	displayName: 'Expires',
+	name: 'expiresMode',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'In Minutes', value: 'minutes', description: 'A number of minutes from now' },
+		{ name: 'At a Date', value: 'date', description: 'A date and time' },
+	],
+	default: 'minutes',
+	description: 'When the link stops working',
+};
 
 /** The latest time a JavaScript date can hold. */
 const LATEST_DATE_MS = 8.64e15;
 
 /** The expiry of the current item's link, in epoch milliseconds. */
 function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number): number {
-	const mode = ctx.getNodeParameter('expiresMode', place.itemIndex, 'minutes') as string;
+	const mode = requireOption(ctx, EXPIRES_MODE, place.itemIndex);
 	if (mode === 'minutes') {
 		const value = ctx.getNodeParameter(EXPIRES_IN.name, place.itemIndex, 60) as unknown;
 		const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -125,32 +122,36 @@ const DOCUMENT_RECORD: INodeProperties = {
 		'The document record (with its ID), e.g. the item output by Upload or Get by Logical Path. The link is for the version in the record.',
 };
 
+const DOCUMENT_SOURCE: INodeProperties = {
+	displayName: 'Document',
+	name: 'documentSource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'By Logical Path',
+			value: 'logicalPath',
+			description: 'Look the document up by its path first (one more request)',
+		},
+		{
+			name: 'From a Document Record',
+			value: 'record',
+			description: 'Use a record returned by Upload or Get by Logical Path',
+		},
+	],
+	default: 'logicalPath',
+};
+
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Document',
-		name: 'documentSource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'By Logical Path',
-				value: 'logicalPath',
-				description: 'Look the document up by its path first (one more request)',
-			},
-			{
-				name: 'From a Document Record',
-				value: 'record',
-				description: 'Use a record returned by Upload or Get by Logical Path',
-			},
-		],
-		default: 'logicalPath',
-	},
+	DOCUMENT_SOURCE,
 	logicalPathProperty(
 		'The logical path the document was uploaded under; the link is for its latest version',
 		{ show: { documentSource: ['logicalPath'] } },
 	),
 	DOCUMENT_RECORD,
-	...expiryProperties,
+	EXPIRES_MODE,
+	EXPIRES_IN,
+	EXPIRES_AT,
 	{
 		displayName: 'Download File',
 		name: 'downloadFile',
@@ -195,7 +196,7 @@ export const operation: Operation<LinkRequest> = {
 	description: properties,
 	prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
 		const place: InputPlace = placeOf(this, itemIndex);
-		const source = this.getNodeParameter('documentSource', itemIndex, 'logicalPath') as string;
+		const source = requireOption(this, DOCUMENT_SOURCE, itemIndex);
 		const document: DocumentSource =
 			source === 'record'
 				? { record: readRecord(place, this.getNodeParameter(DOCUMENT_RECORD.name, itemIndex, '')) }

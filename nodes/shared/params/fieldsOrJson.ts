@@ -10,7 +10,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { invalidInput, parseJsonObject, requireText, placeOf } from '../validation';
+import { invalidInput, parseJsonObject, placeOf, requireOption, requireText } from '../validation';
 
 export interface FieldsOrJson {
 	/** What the object is, e.g. "Meta": also "Meta Fields" and "Meta (JSON)". */
@@ -45,27 +45,42 @@ export interface FieldsOrJson {
 	moreHelp?: string;
 }
 
+/** The mode parameter. */
+function modeProperty(spec: FieldsOrJson): INodeProperties {
+	// A plain name for the node's own default: n8n's lint reads `default: name` as a value
+	// passed in, while `default: spec.defaultMode` reads to it as no default at all.
+	const { fields, json, defaultMode } = spec;
+	return {
+		displayName: spec.label,
+		name: spec.names.mode,
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			...(spec.otherModes ?? []),
+			{ name: 'Using Fields Below', value: 'fields', description: fields.modeDescription },
+			{ name: 'Using JSON', value: 'json', description: json.modeDescription },
+		],
+		default: defaultMode,
+		description: spec.description,
+	};
+}
+
+/** The item's mode; a value that is none of the options is refused, naming them. */
+export function readFieldsOrJsonMode(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	spec: FieldsOrJson,
+): string {
+	return requireOption(ctx, modeProperty(spec), itemIndex);
+}
+
 /** The mode parameter, then the fields and the JSON parameters. */
 export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 	const show = (mode: string) => ({ show: { [spec.names.mode]: [mode] } });
-	// Plain names for the node's own defaults: n8n's lint reads `default: name` as a value
-	// passed in, while `default: spec.defaultMode` reads to it as no default at all.
-	const { fields, json, defaultMode } = spec;
+	const { fields, json } = spec;
 	const jsonDefault = json.default;
 	return [
-		{
-			displayName: spec.label,
-			name: spec.names.mode,
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				...(spec.otherModes ?? []),
-				{ name: 'Using Fields Below', value: 'fields', description: fields.modeDescription },
-				{ name: 'Using JSON', value: 'json', description: json.modeDescription },
-			],
-			default: defaultMode,
-			description: spec.description,
-		},
+		modeProperty(spec),
 		{
 			displayName: `${spec.label} Fields`,
 			name: spec.names.fields,
@@ -124,7 +139,7 @@ export function readFieldsOrJson(
 	spec: FieldsOrJson,
 ): IDataObject | undefined {
 	const place = placeOf(ctx, itemIndex);
-	const mode = ctx.getNodeParameter(spec.names.mode, itemIndex, spec.defaultMode) as string;
+	const mode = readFieldsOrJsonMode(ctx, itemIndex, spec);
 	if (mode === 'json') {
 		const json = ctx.getNodeParameter(spec.names.json, itemIndex, '{}');
 		return parseJsonObject(place, `${spec.label} (JSON)`, json, withMoreHelp(spec, spec.json.help));
