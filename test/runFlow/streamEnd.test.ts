@@ -8,7 +8,7 @@
  */
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
-import { HANG_UP_AFTER_MS } from '../../nodes/BotDojoRunFlow/helpers/answerStream';
+import { HANG_UP_AFTER_MS } from '../../nodes/shared/transport/run';
 import { runNode } from '../helpers/engine';
 import { useScriptedServer } from '../transport/scriptedServer';
 

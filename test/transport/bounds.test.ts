@@ -7,7 +7,7 @@
  */
 import { runNode } from '../helpers/engine';
 import { runPoll } from '../helpers/poll';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
 import { API_KEY, endlessJson, flood, trickle, useScriptedServer } from './scriptedServer';
 
 const botdojo = useScriptedServer();

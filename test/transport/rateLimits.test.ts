@@ -7,7 +7,7 @@
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { message, runFlow } from '../helpers/runFlow';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
 import { endlessJson, trickle, useScriptedServer } from './scriptedServer';
 
 const env = useEmulator();

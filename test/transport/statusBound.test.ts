@@ -9,7 +9,7 @@
 import * as net from 'node:net';
 
 import { runNode, runPoll, startRun } from '../helpers/engine';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
 import { fileItem, uploadNode } from '../uploadDocument/documents';
 import { API_KEY } from './scriptedServer';
 

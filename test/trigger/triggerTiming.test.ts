@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { emittedIds } from '../helpers/engine';
 import { until } from '../helpers/until';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
 import { useScriptedServer, type Answer } from '../transport/scriptedServer';
 import {
 	answerPages,

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { LONGEST_WAIT_MS } from '../../shared/transport/bounds';
+import { LONGEST_WAIT_MS } from '../helpers/runOptions';
 import {
 	invalidInput,
 	JSON_OR_TEXT_HELP,

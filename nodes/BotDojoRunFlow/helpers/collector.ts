@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { rope } from '../../shared/transport/ndjson';
+import { joinedPieces as rope } from '../../shared/transport/ndjson';
 
 import { asObject, firstDefined, StepToolCalls, type ToolCall } from './toolCalls';
 
