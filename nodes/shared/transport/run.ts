@@ -183,7 +183,7 @@ async function streamed(
 		typeof node.iterator === 'function' ? node.iterator({ destroyOnReturn: false }) : body;
 	stream?.began?.();
 	try {
-		const { final } = await readNdjsonStream(chunks, {
+		const final = await readNdjsonStream(chunks, {
 			onValue: (value) => {
 				// Every line is an event `{ "tag": … }` but the final one (the record).
 				const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -199,15 +199,18 @@ async function streamed(
 			maxLineChars: run.maxLineChars,
 			deadline,
 			cancelSignal: run.cancelSignal,
-		});
+		}).then(
+			(read) => read.final,
+			(error: unknown) => {
+				if (!(error instanceof ReadFailure)) throw error;
+				stream?.broke?.(error.message);
+				throw runFailure(ctx, error, run, STREAM_LINES);
+			},
+		);
 		if (final === null || typeof final !== 'object' || Array.isArray(final)) {
 			throw unexpectedRunAnswer(ctx, `a stream line that is ${shapeOf(final)}`, run);
 		}
 		return final as IDataObject;
-	} catch (error) {
-		if (!(error instanceof ReadFailure)) throw error;
-		stream?.broke?.(error.message);
-		throw runFailure(ctx, error, run, STREAM_LINES);
 	} finally {
 		if (typeof node.iterator === 'function') await hangUp(node, runAbort);
 	}
