@@ -40,6 +40,16 @@ describe('a 200 answer that never ends', () => {
 		expect(error?.message).toBe(TOO_LARGE);
 	});
 
+	it('an answer refused at the byte bound advises asking for less, not the Base URL', async () => {
+		botdojo.answer = endlessJson(200, '{"results":{"note":"', (res) => flood(res, 'x'));
+		const { error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
+		expect(error?.message).toBe(TOO_LARGE);
+		expect(error?.description).toMatch(
+			/^Ask BotDojo for less at a time: a smaller Page Size or Limit/,
+		);
+		expect(error?.description).not.toMatch(/Base URL/);
+	});
+
 	it('Export Requests: a page that trickles is cut at the time bound, named', async () => {
 		botdojo.answer = endlessJson(200, '{"results":[', (res) => trickle(res, ' ', 50));
 		const { items, error } = await runNode({

@@ -1,7 +1,7 @@
 /** BotDojo's API (service-interface.md): one typed function per endpoint with its path, body and
  *  answer's shape, and `exportPages`, the export's cursor pager. Nodes never build a request. */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { checkRecords, pageStall, placeOf, resultOf, shapeOf, wrongAnswerError } from './answers';
 import type {
@@ -13,8 +13,8 @@ import type {
 	Place,
 	RecordKind,
 } from './answers';
-import { withCancelSignal } from './project';
-import type { BotDojoContext, Endpoint, FullResponse, RequestSettings } from './project';
+import { nodeError } from './errors';
+import type { BotDojoContext, Endpoint, RequestSettings } from './project';
 import { sendWithRetries } from './request';
 
 /** BotDojo's largest export page. */
@@ -134,7 +134,7 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 		if (stall) {
 			const message = `BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stall}`;
 			const description = `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`;
-			throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+			throw nodeError(ctx, message, { itemIndex, description });
 		}
 		lastPlace = placeOf(results[results.length - 1]) ?? lastPlace;
 		yield {
@@ -146,37 +146,6 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 		if (!goesOn) return;
 		afterCursor = nextCursor;
 	}
-}
-
-interface RunRequest extends Pick<RequestSettings, 'rateLimitAdvice'> {
-	flowId: string;
-	sessionId?: string; // the session to run in; a new one when absent
-	body: IDataObject; // the flow's input
-	options: IDataObject; // the run's options as sent (stream, version, override, evalOptions…)
-	itemIndex: number;
-	abortSignal: AbortSignal; // ends the request and its stream, also after the answer began
-	retry: NonNullable<RequestSettings['retry']>;
-}
-
-/**
- * POSTs a run; its answer is left for the run to read within its deadline and Max Stream Line.
- * Not repeatable: once BotDojo accepted it the flow may have run, so only a 429/503 is retried.
- * n8n's helper puts the execution's signal on a request, so the context's is the run's.
- */
-export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<FullResponse> {
-	const { flowId, sessionId, itemIndex, abortSignal, retry, rateLimitAdvice } = run;
-	const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
-	const subject = sessionId ? { flowId, sessionId } : { flowId };
-	// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it.
-	const settings = { subject, itemIndex, abortSignal, retry, rateLimitAdvice, timeout: 0 };
-	const body = { body: run.body, options };
-	const endpoint = ['flows', flowId, 'run'];
-	const sender = withCancelSignal(ctx, abortSignal);
-	return await sendWithRetries(sender, 'POST', endpoint, body, {
-		...settings,
-		repeatable: false,
-		readByCaller: true,
-	});
 }
 
 /** Stores a file under its logical path (multipart, named fields); `meta`: custom attributes. */
@@ -229,10 +198,10 @@ export async function getTemporarySignedUrl(
 	const settings = { subject, itemIndex };
 	const url = await positional<string>(ctx, endpoint, [document, expires], settings, 'a string');
 	if (url !== '') return url;
-	throw new NodeApiError(ctx.getNode(), { answer: '' } as JsonObject, {
-		message: 'BotDojo answered without a download link',
+	throw nodeError(ctx, 'BotDojo answered without a download link', {
 		description: 'documents/getTemporarySignedUrl returned an empty text instead of the link.',
 		itemIndex,
+		cause: { answer: '' },
 	});
 }
 
