@@ -1,5 +1,5 @@
 /**
- * Every read of an answer has a byte bound and a time bound (request.ts ANSWER_LIMITS; a run's
+ * Every read of an answer has a byte bound and a time bound (request.ts READ_BOUNDS; a run's
  * own: its Timeout and three times Max Stream Line). A body that never ends, or trickles so it
  * never goes idle, ends with an error naming the bound that was reached. The bounds are lowered
  * here (1 MiB, 0.4 s) so that the tests are quick; the product uses 128 MiB (pinned unlowered in
@@ -7,17 +7,17 @@
  */
 import { runNode } from '../helpers/engine';
 import { runPoll } from '../helpers/poll';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/request';
+import { READ_BOUNDS } from '../../nodes/shared/transport/request';
 import { API_KEY, endlessJson, flood, trickle, useScriptedServer } from './scriptedServer';
 
 const botdojo = useScriptedServer();
-const saved = { ...ANSWER_LIMITS };
+const saved = { ...READ_BOUNDS };
 
 beforeAll(() => {
-	Object.assign(ANSWER_LIMITS, { answerBytes: 1024 * 1024, readMs: 400 });
+	Object.assign(READ_BOUNDS, { answerBytes: 1024 * 1024, readMs: 400 });
 });
 afterAll(() => {
-	Object.assign(ANSWER_LIMITS, saved);
+	Object.assign(READ_BOUNDS, saved);
 });
 beforeEach(() => {
 	botdojo.requests.length = 0;

@@ -4,10 +4,10 @@
  * error naming the endpoint, never passed on as data. And where an export page's records lie
  * (their order, the dates asked for), which tells paging that does not advance.
  */
-import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { knownApiKey, type BotDojoContext, type Endpoint } from './project';
-import { quoteAnswer } from './redaction';
+import { wrongAnswerError } from './errors';
+import type { BotDojoContext, Endpoint } from './project';
 
 export type AnswerShape = 'an object' | 'an array' | 'a string';
 
@@ -24,29 +24,6 @@ export function shapeOf(value: unknown): string {
 export function unwrapResults(answer: unknown): unknown {
 	const wrapped = shapeOf(answer) === 'an object' && Object.hasOwn(answer as object, 'results');
 	return wrapped ? (answer as { results: unknown }).results : answer;
-}
-
-/** The error for an answer that is not what `endpoint` returns (`expected`: "an array"…). */
-export function wrongAnswerError(
-	ctx: BotDojoContext,
-	answer: unknown,
-	endpoint: Endpoint,
-	expected: string,
-	found: unknown,
-	itemIndex?: number,
-): NodeApiError {
-	let text: string;
-	try {
-		text = JSON.stringify(answer ?? null) ?? String(answer);
-	} catch {
-		text = `(${shapeOf(answer)} nested too deeply to show)`;
-	}
-	const sample = quoteAnswer(text, knownApiKey(ctx), 200);
-	return new NodeApiError(ctx.getNode(), { answer: sample } as JsonObject, {
-		message: `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`,
-		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
-		itemIndex,
-	});
 }
 
 // The records of the spec (service-interface.md, "Resources and their fields"), their fields by
@@ -133,17 +110,6 @@ export function resultOf<T>(
 	return result as T;
 }
 
-/** A run's record (read by the run itself, flowRun.ts), checked field by field. */
-export function checkedRunRecord(
-	ctx: BotDojoContext,
-	record: IDataObject,
-	flowId: string,
-	itemIndex: number,
-): FlowRequestRecord {
-	checkRecords(ctx, record, [record], 'flowRequest', ['flows', flowId, 'run'], itemIndex);
-	return record;
-}
-
 /** A record's place in the export's order: `modified`, then id (the spec pages on `modified`). */
 export interface Place {
 	modified: string;
@@ -151,7 +117,7 @@ export interface Place {
 	id: string;
 }
 
-export function placeOf(record: IDataObject | undefined): Place | undefined {
+export function exportPlace(record: IDataObject | undefined): Place | undefined {
 	const { modified, id } = record ?? {};
 	if (typeof modified !== 'string' || typeof id !== 'string') return undefined;
 	const at = Date.parse(modified);
@@ -177,7 +143,7 @@ export function pageStall(
 		if (page.cursorsSent.has(nextCursor))
 			return 'it sent a cursor it had already sent, so the next page would repeat an earlier one';
 	}
-	const first = placeOf(results[0]);
+	const first = exportPlace(results[0]);
 	if (lastPlace && first && !isAfter(first, lastPlace))
 		return `its records are not after the previous page's last one (modified ${lastPlace.modified}, id "${lastPlace.id}"), so the pages are not advancing`;
 	const outside = goesOn ? outsideDates(results, page.query) : undefined;
@@ -192,7 +158,7 @@ function outsideDates(
 	results: IDataObject[],
 	{ fromDate, toDate }: { fromDate?: string; toDate?: string },
 ) {
-	const [first, last] = [placeOf(results[0]), placeOf(results[results.length - 1])];
+	const [first, last] = [exportPlace(results[0]), exportPlace(results[results.length - 1])];
 	if (first && fromDate && first.at < Date.parse(fromDate))
 		return `modified ${first.modified}, From Date ${fromDate}`;
 	if (last && toDate && last.at > Date.parse(toDate))

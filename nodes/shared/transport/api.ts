@@ -3,7 +3,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkRecords, pageStall, placeOf, resultOf, shapeOf, wrongAnswerError } from './answers';
+import { checkRecords, exportPlace, pageStall, resultOf, shapeOf } from './answers';
 import type {
 	AnswerShape,
 	DocumentRecord,
@@ -13,7 +13,7 @@ import type {
 	Place,
 	RecordKind,
 } from './answers';
-import { nodeError } from './errors';
+import { nodeError, wrongAnswerError } from './errors';
 import type { BotDojoContext, Endpoint, RequestSettings } from './project';
 import { sendWithRetries } from './request';
 
@@ -136,7 +136,7 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 			const description = `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`;
 			throw nodeError(ctx, message, { itemIndex, description });
 		}
-		lastPlace = placeOf(results[results.length - 1]) ?? lastPlace;
+		lastPlace = exportPlace(results[results.length - 1]) ?? lastPlace;
 		yield {
 			records,
 			afterCursor,

@@ -5,10 +5,12 @@
  */
 import { NodeApiError, NodeOperationError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
+import { shapeOf } from './answers';
 import {
 	knownApiKey,
 	REQUEST_IDS,
 	type BotDojoContext,
+	type Endpoint,
 	type ProjectCredentials,
 	type RequestSettings,
 } from './project';
@@ -65,6 +67,30 @@ export function nodeError(
 			itemIndex,
 		});
 	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+}
+
+/** The error for an answer that is not what `endpoint` returns (`expected`: "an array"…). */
+export function wrongAnswerError(
+	ctx: BotDojoContext,
+	answer: unknown,
+	endpoint: Endpoint,
+	expected: string,
+	found: unknown,
+	itemIndex?: number,
+): Error {
+	let text: string;
+	try {
+		text = JSON.stringify(answer ?? null) ?? String(answer);
+	} catch {
+		text = `(${shapeOf(answer)} nested too deeply to show)`;
+	}
+	const sample = quoteAnswer(text, knownApiKey(ctx), 200);
+	const message = `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`;
+	return nodeError(ctx, message, {
+		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
+		itemIndex,
+		cause: { answer: sample },
+	});
 }
 
 const MESSAGE_KEYS = ['error', 'message', 'detail', 'error_description'];
@@ -303,7 +329,7 @@ export function runFailure(
 	failure: ReadFailure,
 	run: RunPlace,
 	streamLines: number,
-): NodeApiError {
+): Error {
 	// A malformed line is quoted in the message: the runner redacts the key from it.
 	const { message, kind, events } = failure;
 	return new NodeApiError(ctx.getNode(), { message, kind, eventsReceived: events } as JsonObject, {
@@ -320,30 +346,26 @@ export function runRecordFailure(
 	record: IDataObject,
 	run: RunPlace,
 	failOnError: boolean,
-): NodeApiError | undefined {
+): Error | undefined {
 	const status = String(record.status);
 	const request = String(record.id ?? '');
 	const ids = { flowRequestId: record.id ?? null };
+	const { itemIndex } = run;
 	if (status === 'pending' || status === 'running')
-		return new NodeApiError(
-			ctx.getNode(),
-			{ message: `status "${status}"`, ...ids } as JsonObject,
-			{
-				message: `The flow had not finished when BotDojo answered (status "${status}")`,
-				description: `BotDojo answered the run of flow "${run.flowId}" with flow request "${request}" still "${status}", so there is no answer yet. Look that flow request up in BotDojo (or with Export Requests) once it finished, rather than running the flow again. ${retryAdvice(false)}`,
-				itemIndex: run.itemIndex,
-			},
-		);
+		return nodeError(ctx, `The flow had not finished when BotDojo answered (status "${status}")`, {
+			description: `BotDojo answered the run of flow "${run.flowId}" with flow request "${request}" still "${status}", so there is no answer yet. Look that flow request up in BotDojo (or with Export Requests) once it finished, rather than running the flow again. ${retryAdvice(false)}`,
+			itemIndex,
+			cause: { message: `status "${status}"`, ...ids },
+		});
 	if (status !== 'error' || !failOnError) return undefined;
 	const key = knownApiKey(ctx);
 	const said =
 		saidByService(record.response, key) ?? saidByService(record, key) ?? 'no details given';
 	const flow = String(record.flow_id ?? run.flowId);
-	const cause = { message: said, ...ids, flowSessionId: record.flow_session_id ?? null };
-	return new NodeApiError(ctx.getNode(), cause as JsonObject, {
-		message: `The flow reported an error: ${said}`,
+	return nodeError(ctx, `The flow reported an error: ${said}`, {
 		description: `BotDojo ran flow "${flow}" (flow request "${request}") and it ended with status "error". To branch on this in the workflow instead, set the option ${run.words.onFlowError} to Output the Record. ${retryAdvice(false)}`,
-		itemIndex: run.itemIndex,
+		itemIndex,
+		cause: { message: said, ...ids, flowSessionId: record.flow_session_id ?? null },
 	});
 }
 
@@ -354,12 +376,13 @@ export function unexpectedRunAnswer(
 	whatItIs: string,
 	run: Omit<RunPlace, 'words'>,
 	sample?: string,
-): NodeApiError {
+): Error {
 	const what =
 		sample === undefined ? whatItIs : `${whatItIs}${quoteAnswer(sample, knownApiKey(ctx), 200)}`;
-	return new NodeApiError(ctx.getNode(), { message: what } as JsonObject, {
-		message: `BotDojo's answer to flows/${run.flowId}/run is not what that endpoint returns: expected a flow request record (an object), got ${what}`,
+	const message = `BotDojo's answer to flows/${run.flowId}/run is not what that endpoint returns: expected a flow request record (an object), got ${what}`;
+	return nodeError(ctx, message, {
 		description: `The flow may have run. Check the Base URL in the BotDojo API credential. ${retryAdvice(false)}`,
 		itemIndex: run.itemIndex,
+		cause: { message: what },
 	});
 }

@@ -17,7 +17,7 @@ import type {
 } from './project';
 
 /** The bounds of every read of an answer (README, "Limits"); tests lower them on this object. */
-export const ANSWER_LIMITS = {
+export const READ_BOUNDS = {
 	errorBytes: 64 * 1024, // of an error answer (429/503 too), kept to quote BotDojo's words
 	answerBytes: 128 * 1024 * 1024, // a whole JSON answer (an export page, a record, a status)
 	readMs: 60_000, // the longest a body may take to arrive once its status came
@@ -158,7 +158,7 @@ export async function beginWithin(
 	stop?: AbortSignal,
 	uploadBytes = 0,
 ): Promise<FullResponse> {
-	const { statusMs, uploadBytesPerSecond } = ANSWER_LIMITS;
+	const { statusMs, uploadBytesPerSecond } = READ_BOUNDS;
 	const boundMs = statusMs + Math.ceil(uploadBytes / uploadBytesPerSecond) * 1000;
 	const late = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
 	const deadline = new Deadline({ totalMs: boundMs }, () => late);
@@ -318,7 +318,7 @@ export async function* readWithin(body: Readable, bounds: BodyBounds): AsyncGene
 }
 
 /**
- * A stream read whole within ANSWER_LIMITS and parsed as n8n would (JSON, else text); a parsed
+ * A stream read whole within READ_BOUNDS and parsed as n8n would (JSON, else text); a parsed
  * body as it is. `error`: an error answer, its first errorBytes quoted as far as they came (as
  * text when nested deeper than anything reading it follows). Records may quote the key (a
  * flow's logs): what leaves the node is redacted (redaction.ts).
@@ -328,7 +328,7 @@ export async function readAnswer(
 	{ error = false, signal }: { error?: boolean; signal?: AbortSignal } = {},
 ): Promise<unknown> {
 	if (!isReadable(body)) return body;
-	const { errorBytes, answerBytes, readMs } = ANSWER_LIMITS;
+	const { errorBytes, answerBytes, readMs } = READ_BOUNDS;
 	const maxBytes = error ? errorBytes : answerBytes;
 	const tooLarge = `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`;
 	const tooLate = `BotDojo's answer took longer than ${readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;

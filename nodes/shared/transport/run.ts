@@ -240,10 +240,6 @@ function isPlainJson(headers: Record<string, unknown> | undefined): boolean {
 	return /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
 }
 
-/** The start of a whole answer kept to quote it if it is not JSON (more than the quote: the
- *  key is redacted before the quote is cut). */
-const HEAD_CHARS = 1000;
-
 /**
  * A whole (non-streamed) answer: a flow request record, maybe still as text or a stream (a
  * streamed run that BotDojo answered whole). A stream may be three times Max Stream Line, as
@@ -256,37 +252,27 @@ async function wholeRecord(
 	deadline: Deadline,
 ): Promise<IDataObject> {
 	let answer = body;
-	if (isReadable(answer)) {
+	if (isReadable(body)) {
 		const decoder = new TextDecoder('utf-8');
 		const parts: string[] = [];
 		const limit = 3 * run.maxLineChars;
 		const tooLarge = `BotDojo's whole answer is longer than ${limit} characters (three times ${run.words.maxLine}) and was refused rather than held in memory`;
-		const bounds = {
-			maxBytes: limit,
-			tooLarge: () => new ReadFailure('oversize', tooLarge),
-			deadline,
-		};
+		const bounds = { maxBytes: limit, tooLarge, deadline };
 		let bytes = 0;
 		try {
-			for await (const chunk of readWithin(answer, bounds)) {
+			for await (const chunk of readWithin(body, bounds)) {
 				bytes += chunk.length;
 				parts.push(decoder.decode(chunk, { stream: true }));
 			}
 		} catch (error) {
-			if (error instanceof ReadFailure) throw runFailure(ctx, error, run, STREAM_LINES);
 			const detail = (error as Error)?.message ?? String(error);
 			const message = `The connection dropped before BotDojo's whole answer had arrived (${detail}); ${bytes} bytes had arrived`;
-			throw runFailure(ctx, new ReadFailure('dropped', message), run, STREAM_LINES);
+			const failure = error instanceof ReadFailure ? error : new ReadFailure('dropped', message);
+			throw runFailure(ctx, failure, run, STREAM_LINES);
 		}
-		parts.push(decoder.decode());
-		answer = joinedPieces(parts);
-		const text = answer as string;
-		try {
-			answer = JSON.parse(text);
-		} catch {
-			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', run, text.slice(0, HEAD_CHARS));
-		}
-	} else if (typeof answer === 'string') {
+		answer = joinedPieces([...parts, decoder.decode()]);
+	}
+	if (typeof answer === 'string') {
 		const text = answer;
 		try {
 			answer = JSON.parse(text);
