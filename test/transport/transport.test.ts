@@ -1,9 +1,7 @@
-import { unwrapResults } from '../../nodes/shared/transport/answers';
+import { positionalBody, unwrapResults } from '../../nodes/shared/transport/api';
 import { serviceMessage } from '../../nodes/shared/transport/errors';
 import { projectUrl } from '../../nodes/shared/transport/project';
-import { positionalBody } from '../../nodes/shared/transport/api';
-import { readAnswer } from '../../nodes/shared/transport/request';
-import { parseRetryAfter } from '../../nodes/shared/transport/request';
+import { parseRetryAfter, readAnswer } from '../../nodes/shared/transport/request';
 
 describe('transport building blocks', () => {
 	const credentials = {

@@ -5,8 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { chunkStream } from '../../shared/binary/chunkStream';
-import { storeFile, type FileBody } from '../../shared/binary/storeFile';
+import { chunkStream, storeFile, type FileBody } from '../../shared/binary/storeFile';
 import { OutputItems } from '../../shared/execution/operation';
 import { simplifyFlowRequest } from '../../shared/params/simplify';
 import { exportPages, type ExportQuery } from '../../shared/transport/api';

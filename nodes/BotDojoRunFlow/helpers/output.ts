@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
-import type { FlowRequestRecord } from '../../shared/transport/answers';
+import type { FlowRequestRecord } from '../../shared/transport/api';
 import type { RunOptions } from './runOptions';
 import { withoutCanvases } from './canvas';
 import type { RunCollector } from './collector';

@@ -4,8 +4,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { chunkStream } from '../binary/chunkStream';
-import type { FileBody } from '../binary/storeFile';
+import { chunkStream, type FileBody } from '../binary/storeFile';
 import { isCancel, nodeError, ReadFailure, saidByService } from './errors';
 import { readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse } from './project';

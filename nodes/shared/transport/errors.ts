@@ -5,7 +5,7 @@
  */
 import { NodeApiError, NodeOperationError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
-import { shapeOf } from './answers';
+import { shapeOf } from './api';
 import {
 	knownApiKey,
 	REQUEST_IDS,
@@ -340,13 +340,8 @@ export function runFailure(
 }
 
 /** The failure a run's record reports: still `pending` or `running` (no answer yet, and an empty
- *  one must not pass for it), or `error` when the node fails on it (`failOnError`). */
-export function runRecordFailure(
-	ctx: BotDojoContext,
-	record: IDataObject,
-	run: RunPlace,
-	failOnError: boolean,
-): Error | undefined {
+ *  one must not pass for it), or `error` (when the node fails on it). */
+export function runRecordFailure(ctx: BotDojoContext, record: IDataObject, run: RunPlace): Error {
 	const status = String(record.status);
 	const request = String(record.id ?? '');
 	const ids = { flowRequestId: record.id ?? null };
@@ -357,7 +352,6 @@ export function runRecordFailure(
 			itemIndex,
 			cause: { message: `status "${status}"`, ...ids },
 		});
-	if (status !== 'error' || !failOnError) return undefined;
 	const key = knownApiKey(ctx);
 	const said =
 		saidByService(record.response, key) ?? saidByService(record, key) ?? 'no details given';

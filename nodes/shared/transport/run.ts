@@ -7,7 +7,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { checkRecords, shapeOf, type FlowRequestRecord } from './answers';
+import { checkRecords, shapeOf, type FlowRequestRecord } from './api';
 import {
 	ReadFailure,
 	runFailure,
@@ -91,8 +91,10 @@ export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<
 	try {
 		const { record, streamed } = await answerOf(ctx, run, runAbort, deadline);
 		checkRecords(ctx, record, [record], 'flowRequest', ['flows', run.flowId, 'run'], run.itemIndex);
-		const failure = runRecordFailure(ctx, record, run, run.failOnFlowError);
-		return { record, streamed, failure };
+		const { status } = record;
+		const unfinished = status === 'pending' || status === 'running';
+		const failed = unfinished || (status === 'error' && run.failOnFlowError);
+		return { record, streamed, failure: failed ? runRecordFailure(ctx, record, run) : undefined };
 	} finally {
 		deadline.end();
 		deadline.signal.removeEventListener('abort', onDeadline);
