@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { chunkStream, storeFile, type FileBody } from '../../shared/binary/storeFile';
+import { storeFile } from '../../shared/binary/storeFile';
 import { OutputItems } from '../../shared/execution/operation';
 import { simplifyFlowRequest } from '../../shared/params/simplify';
 import { exportPages, type ExportQuery } from '../../shared/transport/api';
@@ -86,10 +86,10 @@ export async function exportToFile(
 		cursor: null,
 		hasMore: false,
 	};
-	const body = chunkStream(fileChunks(ctx, query, settings, summary, itemIndex));
+	const body = fileChunks(ctx, query, settings, summary, itemIndex);
 	// n8n stores the body only when every chunk came: a failed page (or a file beyond n8n's
 	// per-file cap) rejects here and nothing is stored, so no item with a half file goes on.
-	const binary = await storeFile(ctx, body as unknown as FileBody, {
+	const binary = await storeFile(ctx, body, {
 		fileName: settings.fileName,
 		mimeType: FILE_TYPES[settings.format].mimeType,
 		itemIndex,

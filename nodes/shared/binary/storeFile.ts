@@ -71,7 +71,7 @@ export function chunkStream(chunks: AsyncIterable<Buffer>): ChunkStream {
 }
 
 /** A file body as n8n's helper takes it (a Buffer, or a chunkStream cast to its type). */
-export type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
 /** n8n-core's FileTooLargeError: "…exceeds the max size limit of 512 MB set for `database` mode…". */
 const DATABASE_CAP = /exceeds the max size limit of ([\d.]+) MB set for `database` mode/;
@@ -84,13 +84,15 @@ interface FileToStore {
 	wayAround: string;
 }
 
+/** Stores `body`: whole, or its chunks as they come (written chunk by chunk: chunkStream). */
 export async function storeFile(
 	ctx: IExecuteFunctions,
-	body: FileBody,
+	body: Buffer | AsyncIterable<Buffer>,
 	file: FileToStore,
 ): Promise<IBinaryData> {
+	const stored = Buffer.isBuffer(body) ? body : (chunkStream(body) as unknown as FileBody);
 	try {
-		return await ctx.helpers.prepareBinaryData(body, file.fileName, file.mimeType);
+		return await ctx.helpers.prepareBinaryData(stored, file.fileName, file.mimeType);
 	} catch (error) {
 		throw beyondDatabaseCap(ctx, error, file) ?? error;
 	}

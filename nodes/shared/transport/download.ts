@@ -4,7 +4,6 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { chunkStream, type FileBody } from '../binary/storeFile';
 import { isCancel, nodeError, ReadFailure, saidByService } from './errors';
 import { readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse } from './project';
@@ -40,7 +39,7 @@ export async function downloadSignedUrl(
 	url: string,
 	expiresAt: number,
 	{ itemIndex, sizeBytes }: { itemIndex?: number; sizeBytes?: unknown } = {},
-): Promise<{ data: FileBody; contentType?: string }> {
+): Promise<{ data: AsyncIterable<Buffer>; contentType?: string }> {
 	const abortSignal = ctx.getExecutionCancelSignal?.();
 	const { baseUrl, apiKey } = await readCredentials(ctx);
 	// A hostile storage may name the key in an address these messages quote (a Location): it is
@@ -102,7 +101,7 @@ export async function downloadSignedUrl(
 		if (response.statusCode < 300) {
 			const contentType = headerOf(response.headers, 'content-type');
 			const body = boundedFile(response.body as AsyncIterable<Buffer>, sizeBytes, abortSignal);
-			return { data: chunkStream(body) as unknown as FileBody, contentType };
+			return { data: body, contentType };
 		}
 		// A redirect's own body is not wanted: hang up rather than read it.
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
