@@ -117,43 +117,34 @@ async function answerOf(
 		const message = `The run was canceled ${where || 'before BotDojo answered'}`;
 		return runFailure(ctx, new ReadFailure('cancelled', message), run, STREAM_LINES);
 	};
-	let body: unknown;
-	let whole: boolean;
-	try {
-		const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
-		const subject = sessionId ? { flowId, sessionId } : { flowId };
-		// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it. n8n's
-		// helper puts the execution's signal on a request, so the context's is the run's.
-		const response = await sendWithRetries(
-			withCancelSignal(ctx, runAbort.signal),
-			'POST',
-			['flows', flowId, 'run'],
-			{ body: run.body, options },
-			{
-				subject,
-				itemIndex,
-				abortSignal: runAbort.signal,
-				retry: run.retry,
-				rateLimitAdvice: run.words.rateLimit,
-				timeout: 0,
-				repeatable: false,
-				readByCaller: true,
-			},
+	const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
+	const subject = sessionId ? { flowId, sessionId } : { flowId };
+	// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it. n8n's
+	// helper puts the execution's signal on a request, so the context's is the run's.
+	const { body, headers } = await sendWithRetries(
+		withCancelSignal(ctx, runAbort.signal),
+		'POST',
+		['flows', flowId, 'run'],
+		{ body: run.body, options },
+		{
+			subject,
+			itemIndex,
+			abortSignal: runAbort.signal,
+			retry: run.retry,
+			rateLimitAdvice: run.words.rateLimit,
+			timeout: 0,
+			repeatable: false,
+			readByCaller: true,
+		},
+	).catch((error: unknown) => Promise.reject(interrupted(error, '')));
+	// A streamed run may be answered whole (its events then are not sent).
+	if (!run.streaming || !isReadable(body) || isPlainJson(headers)) {
+		if (run.streaming) deadline.began('record');
+		const where = run.streaming ? 'while its answer was being read' : '';
+		const record = await wholeRecord(ctx, run, body, deadline).catch((error: unknown) =>
+			Promise.reject(interrupted(error, where)),
 		);
-		body = response.body;
-		whole = !isReadable(body) || isPlainJson(response.headers);
-		if (!run.streaming)
-			return { record: await wholeRecord(ctx, run, body, deadline), streamed: false };
-	} catch (error) {
-		throw interrupted(error, '');
-	}
-	if (whole) {
-		deadline.began('record');
-		try {
-			return { record: await wholeRecord(ctx, run, body, deadline), streamed: false };
-		} catch (error) {
-			throw interrupted(error, 'while its answer was being read');
-		}
+		return { record, streamed: false };
 	}
 	deadline.began('stream');
 	return { record: await streamed(ctx, run, body as Chunks, runAbort, deadline), streamed: true };
