@@ -268,7 +268,7 @@ export async function exportRequestsPage(
  * The export's pages, in order: each with the cursor it was asked for with (none for the very
  * first), BotDojo's cursor after its last record, and whether BotDojo holds more. With a limit,
  * each request asks for no more than the records still wanted, so a page's `nextCursor` points
- * just after the last record returned. Paging that does not advance (answers.ts `pageStall`)
+ * just after the last record returned. Paging that does not advance (`pageStall`)
  * stops with an error instead of looping.
  */
 export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, itemIndex = 0) {

@@ -306,7 +306,8 @@ export async function* readWithin(body: Readable, bounds: BodyBounds): AsyncGene
 				throw ended;
 			}
 			yield over > 0 ? buffer.subarray(0, buffer.length - over) : buffer;
-			if (over > 0 || ended) return; // leaving the loop hangs up
+			if (ended) throw ended;
+			if (over > 0) return; // leaving the loop hangs up
 		}
 	} catch (error) {
 		throw ended ?? error;
