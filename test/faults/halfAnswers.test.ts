@@ -1,6 +1,6 @@
 /**
  * What happens when… a positional answer stops halfway: the node reads every JSON answer from
- * the response stream itself (transport/bounds.ts), so a connection dropped mid-answer is a
+ * the response stream itself (transport/request.ts readWithin), so a connection dropped mid-answer is a
  * clear error and never half an answer (a file export: exportFile.test.ts), and a Stop
  * (setup.test.ts) or the request's timeout ends the read.
  */

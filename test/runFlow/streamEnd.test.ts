@@ -1,6 +1,6 @@
 /**
  * A streamed run ends at its final line, even when BotDojo (or a proxy) keeps the connection open
- * after it: the node outputs the answer and hangs up (answerStream.ts), leaving no connection
+ * after it: the node outputs the answer and hangs up (transport/run.ts), leaving no connection
  * behind. The reader leaves the stream without Node's AbortError, and n8n's helper wraps the body,
  * so the hang-up is the node's own; this shows it. The server here ends an answer itself only
  * long after the node should have hung up (SERVER_ENDS_AFTER_MS), and records who closed each
@@ -8,7 +8,7 @@
  */
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
-import { HANG_UP_AFTER_MS } from '../../nodes/BotDojoRunFlow/helpers/answerStream';
+import { HANG_UP_AFTER_MS } from '../../nodes/shared/transport/run';
 import { runNode } from '../helpers/engine';
 import { useScriptedServer } from '../transport/scriptedServer';
 

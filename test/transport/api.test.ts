@@ -4,7 +4,7 @@
  * vendor nodes test their transport. No server: the helper is a recording fake, so this runs
  * in milliseconds; the engine tests send the same requests to the emulator over real HTTP.
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import {
 	createSession,
@@ -14,69 +14,25 @@ import {
 	loadDocumentByLogicalPath,
 	loadRequestsBySession,
 	queryIndexMetadata,
-	runFlow,
 	uploadDocument,
 } from '../../nodes/shared/transport/api';
+import { runFlow } from '../../nodes/shared/transport/run';
 import { downloadSignedUrl } from '../../nodes/shared/transport/download';
+import { CREDENTIAL, fakeContext } from '../helpers/fakeContext';
 
-const CREDENTIAL = {
-	baseUrl: 'https://api.botdojo.test/api/v1/',
-	accountId: 'acc 1',
-	projectId: 'proj_1',
-	apiKey: 'key-1234567890', // 12 characters at least: the credential refuses a shorter key
-};
 const PROJECT = 'https://api.botdojo.test/api/v1/accounts/acc%201/projects/proj_1';
 
-/** What n8n's helper was called with: the credential type, the request, the credential given. */
-interface Call {
-	type?: string;
-	options: IHttpRequestOptions;
-	auth?: unknown;
-	/** The execution signal of the context the helper was called on (the one n8n applies). */
-	contextSignal?: AbortSignal;
-}
-
-/** An execution context whose request helpers record each call and answer `answers` in turn. */
-function fakeContext(...answers: unknown[]) {
-	const calls: Call[] = [];
-	const cancel = new AbortController();
-	const answer = () => ({ statusCode: 200, headers: {}, body: answers.shift() });
-	const ctx = {
-		getNode: () => ({
-			id: 'n1',
-			name: 'BotDojo',
-			type: 'n8n-nodes-botdojo.botDojoRunFlow',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-			credentials: { botDojoApi: { id: 'cred_1', name: 'BotDojo account' } },
-		}),
-		getCredentials: async () => ({ ...CREDENTIAL }),
-		getExecutionCancelSignal: () => cancel.signal,
-		helpers: {
-			async httpRequestWithAuthentication(
-				this: IExecuteFunctions,
-				type: string,
-				options: IHttpRequestOptions,
-				auth: unknown,
-			) {
-				calls.push({ type, options, auth, contextSignal: this.getExecutionCancelSignal?.() });
-				return answer();
-			},
-			async httpRequest(options: IHttpRequestOptions) {
-				calls.push({ options });
-				return answer();
-			},
-			// n8n's egress filter: its lookup answers every name with one public address.
-			getSecureEgressFilter: () => ({
-				createSecureLookup:
-					() => (_host: string, _options: unknown, done: (...answer: unknown[]) => void) =>
-						done(null, [{ address: '93.184.215.14', family: 4 }]),
-			}),
-		},
-	} as unknown as IExecuteFunctions;
-	return { ctx, calls, cancel, cancelSignal: cancel.signal };
-}
+/** A run's settings besides its flow, input and options. */
+const RUN = {
+	itemIndex: 0,
+	streaming: false,
+	timeoutMs: 0,
+	idleTimeoutMs: 0,
+	maxLineChars: 1024,
+	retry: { maxAttempts: 1, maxTotalWaitMs: 0 },
+	failOnFlowError: true,
+	words: { timeout: 'T', idleTimeout: 'I', maxLine: 'M', onFlowError: 'O', rateLimit: 'R' },
+};
 
 /** The credential as handed to n8n's helper: n8n then signs the request with its `authenticate`. */
 const AUTH = {
@@ -159,17 +115,20 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 	});
 
 	it('flows/{flowId}/run: { body, options } with the session, streamed, the run bounding it', async () => {
-		const { ctx, calls } = fakeContext('stream');
-		const run = new AbortController();
+		const { ctx, calls } = fakeContext({ status: 'complete' });
+		const cancel = new AbortController();
 		await runFlow(ctx, {
+			...RUN,
 			flowId: 'flow/1',
 			sessionId: 'ses_1',
 			body: { text_input: 'Hi' },
 			options: { stream: 'http' },
-			itemIndex: 0,
-			abortSignal: run.signal,
-			retry: { maxAttempts: 1, maxTotalWaitMs: 0 },
+			streaming: true,
+			cancelSignal: cancel.signal,
 		});
+		// The run's own signal: ended by its Stop (and its deadline), not the execution's.
+		const run = { signal: calls[0].options.abortSignal as AbortSignal };
+		expect(run.signal).not.toBe(cancel.signal);
 		expect(calls).toEqual([
 			{
 				type: 'botDojoApi',
@@ -192,15 +151,7 @@ describe('transport contract: the request of each BotDojo endpoint', () => {
 
 	it('flows/{flowId}/run without a session: options as given, the answer read by the run', async () => {
 		const { ctx, calls } = fakeContext({ status: 'complete' });
-		const run = new AbortController();
-		await runFlow(ctx, {
-			flowId: 'flow_1',
-			body: {},
-			options: { stream: 'none' },
-			itemIndex: 0,
-			abortSignal: run.signal,
-			retry: { maxAttempts: 1, maxTotalWaitMs: 0 },
-		});
+		await runFlow(ctx, { ...RUN, flowId: 'flow_1', body: {}, options: { stream: 'none' } });
 		expect(JSON.parse(calls[0].options.body as string)).toEqual({
 			body: {},
 			options: { stream: 'none' },

@@ -1,5 +1,5 @@
 /**
- * Every read of an answer has a byte bound and a time bound (request.ts ANSWER_LIMITS; a run's
+ * Every read of an answer has a byte bound and a time bound (request.ts READ_BOUNDS; a run's
  * own: its Timeout and three times Max Stream Line). A body that never ends, or trickles so it
  * never goes idle, ends with an error naming the bound that was reached. The bounds are lowered
  * here (1 MiB, 0.4 s) so that the tests are quick; the product uses 128 MiB (pinned unlowered in
@@ -7,17 +7,17 @@
  */
 import { runNode } from '../helpers/engine';
 import { runPoll } from '../helpers/poll';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { READ_BOUNDS } from '../../nodes/shared/transport/request';
 import { API_KEY, endlessJson, flood, trickle, useScriptedServer } from './scriptedServer';
 
 const botdojo = useScriptedServer();
-const saved = { ...ANSWER_LIMITS };
+const saved = { ...READ_BOUNDS };
 
 beforeAll(() => {
-	Object.assign(ANSWER_LIMITS, { answerBytes: 1024 * 1024, readMs: 400 });
+	Object.assign(READ_BOUNDS, { answerBytes: 1024 * 1024, readMs: 400 });
 });
 afterAll(() => {
-	Object.assign(ANSWER_LIMITS, saved);
+	Object.assign(READ_BOUNDS, saved);
 });
 beforeEach(() => {
 	botdojo.requests.length = 0;
@@ -38,6 +38,16 @@ describe('a 200 answer that never ends', () => {
 		const { items, error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(TOO_LARGE);
+	});
+
+	it('an answer refused at the byte bound advises asking for less, not the Base URL', async () => {
+		botdojo.answer = endlessJson(200, '{"results":{"note":"', (res) => flood(res, 'x'));
+		const { error } = await runNode({ node: getStatus, credentials: botdojo.credentials });
+		expect(error?.message).toBe(TOO_LARGE);
+		expect(error?.description).toMatch(
+			/^Ask BotDojo for less at a time: a smaller Page Size or Limit/,
+		);
+		expect(error?.description).not.toMatch(/Base URL/);
 	});
 
 	it('Export Requests: a page that trickles is cut at the time bound, named', async () => {

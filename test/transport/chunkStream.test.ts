@@ -2,7 +2,7 @@
  * The file body n8n's binary modes read (chunkStream): its listeners behave as a Node stream's,
  * also when one listener removes another during an event.
  */
-import { chunkStream } from '../../nodes/shared/binary/chunkStream';
+import { chunkStream } from '../../nodes/shared/binary/storeFile';
 
 async function* oneChunk() {
 	yield Buffer.from('file');

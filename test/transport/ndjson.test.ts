@@ -1,12 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /** Unit tests of the NDJSON reader with hand-made chunk splits (the engine tests use real HTTP). */
+import { ReadFailure as NdjsonStreamError } from '../../nodes/shared/transport/errors';
 import {
 	NdjsonLines,
-	NdjsonStreamError,
 	readNdjsonStream,
 	type NdjsonStreamOptions,
 } from '../../nodes/shared/transport/ndjson';
-import { RunDeadline, type RunLimits } from '../../nodes/BotDojoRunFlow/helpers/runDeadline';
+import type { Deadline } from '../../nodes/shared/transport/request';
+import { runDeadline } from '../../nodes/shared/transport/run';
+
+type RunLimits = Parameters<typeof runDeadline>[0];
 
 const FINAL = { status: 'complete', response: { text_output: 'héllo wörld 👋' } };
 const LINES = [
@@ -37,9 +40,9 @@ function cut(bytes: Buffer, offsets: number[]): Buffer[] {
 }
 
 /** A run's deadline whose answer (a stream) has begun. */
-function streaming(limits: RunLimits): RunDeadline {
-	const deadline = new RunDeadline(limits);
-	deadline.answerBegan('stream');
+function streaming(limits: RunLimits): Deadline {
+	const deadline = runDeadline(limits);
+	deadline.began('stream');
 	return deadline;
 }
 

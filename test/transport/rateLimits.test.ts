@@ -7,7 +7,7 @@
 import { runNode } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { message, runFlow } from '../helpers/runFlow';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { READ_BOUNDS } from '../../nodes/shared/transport/request';
 import { endlessJson, trickle, useScriptedServer } from './scriptedServer';
 
 const env = useEmulator();
@@ -59,12 +59,12 @@ describe('Create Session: rate limits', () => {
 
 describe('a 429 whose body never ends', () => {
 	const botdojo = useScriptedServer();
-	const saved = { ...ANSWER_LIMITS };
+	const saved = { ...READ_BOUNDS };
 	beforeAll(() => {
-		ANSWER_LIMITS.readMs = 400;
+		READ_BOUNDS.readMs = 400;
 	});
 	afterAll(() => {
-		Object.assign(ANSWER_LIMITS, saved);
+		Object.assign(READ_BOUNDS, saved);
 	});
 	const getStatus = {
 		type: 'botDojoQueryIndex',

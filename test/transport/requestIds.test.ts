@@ -4,21 +4,11 @@
  * subject held in a variable, which TypeScript does not check for extra keys) still names itself
  * rather than blaming the Flow ID.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { apiError } from '../../nodes/shared/transport/errors';
 import { REQUEST_IDS, type RequestSubject } from '../../nodes/shared/transport/project';
+import { fakeContext } from '../helpers/fakeContext';
 
-const ctx = {
-	getNode: () => ({
-		id: 'n1',
-		name: 'BotDojo',
-		type: 'n8n-nodes-botdojo.botDojoRunFlow',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	}),
-} as unknown as IExecuteFunctions;
+const { ctx } = fakeContext();
 const credentials = {
 	baseUrl: 'https://api.botdojo.com/api/v1',
 	accountId: 'acc_1',

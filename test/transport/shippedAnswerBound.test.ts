@@ -1,5 +1,5 @@
 /**
- * The shipped bound of an answer read whole: 128 MiB (README, "Limits"; bounds.ts ANSWER_LIMITS).
+ * The shipped bound of an answer read whole: 128 MiB (README, "Limits"; request.ts READ_BOUNDS).
  * Other tests lower it to 1 MiB to stay quick; this file leaves it as shipped. The server streams
  * a status answer padded with JSON whitespace to an exact size, a chunk at a time as the node
  * reads it, so the test never holds the body: at 128 MiB it is read, one byte more is refused.

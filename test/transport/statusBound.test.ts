@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in jest, never in n8n */
 /**
- * BotDojo's answer must begin (its status and headers arrive) within ANSWER_LIMITS.statusMs.
+ * BotDojo's answer must begin (its status and headers arrive) within READ_BOUNDS.statusMs.
  * n8n's own timeout counts idle time only: headers written a byte every half second, or
  * `100 Continue` sent over and over, never go idle, and a request (a Trigger poll, which Stop
  * cannot reach, included) waited forever. The bound is lowered here (0.4 s); the product: 60 s,
@@ -9,7 +9,7 @@
 import * as net from 'node:net';
 
 import { runNode, runPoll, startRun } from '../helpers/engine';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { READ_BOUNDS } from '../../nodes/shared/transport/request';
 import { fileItem, uploadNode } from '../uploadDocument/documents';
 import { API_KEY } from './scriptedServer';
 
@@ -52,9 +52,9 @@ async function stallingServer(stall: Stall) {
 	};
 }
 
-const saved = { ...ANSWER_LIMITS };
-beforeAll(() => Object.assign(ANSWER_LIMITS, { statusMs: 400 }));
-afterAll(() => Object.assign(ANSWER_LIMITS, saved));
+const saved = { ...READ_BOUNDS };
+beforeAll(() => Object.assign(READ_BOUNDS, { statusMs: 400 }));
+afterAll(() => Object.assign(READ_BOUNDS, saved));
 
 const LATE =
 	"BotDojo's answer did not begin within 0.4 s and the request was ended (the longest a request waits for BotDojo to begin its answer)";
@@ -141,7 +141,7 @@ describe.each<Stall>(['header bytes trickled', '100 Continue over and over'])('%
 
 it('Stop still ends a request whose answer has not begun', async () => {
 	const server = await stallingServer('header bytes trickled');
-	ANSWER_LIMITS.statusMs = 30_000;
+	READ_BOUNDS.statusMs = 30_000;
 	try {
 		const run = startRun({ node: NODES[0][1], credentials: server.credentials });
 		setTimeout(() => run.cancel(), 300);
@@ -149,7 +149,7 @@ it('Stop still ends a request whose answer has not begun', async () => {
 		// Stop's message, not the 30 s bound's (LATE): Stop ended it.
 		expect(error?.message).toBe('The request to BotDojo was canceled');
 	} finally {
-		ANSWER_LIMITS.statusMs = 400;
+		READ_BOUNDS.statusMs = 400;
 		await server.close();
 	}
 });

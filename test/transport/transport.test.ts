@@ -1,9 +1,7 @@
-import { unwrapResults } from '../../nodes/shared/transport/answers';
+import { positionalBody, unwrapResults } from '../../nodes/shared/transport/api';
 import { serviceMessage } from '../../nodes/shared/transport/errors';
 import { projectUrl } from '../../nodes/shared/transport/project';
-import { positionalBody } from '../../nodes/shared/transport/api';
-import { readAnswer } from '../../nodes/shared/transport/bounds';
-import { parseRetryAfter } from '../../nodes/shared/transport/request';
+import { parseRetryAfter, readAnswer, readWithin } from '../../nodes/shared/transport/request';
 
 describe('transport building blocks', () => {
 	const credentials = {
@@ -44,6 +42,29 @@ describe('transport building blocks', () => {
 		expect(unwrapResults({ success: true, results: { id: 'idx_docs' } })).toEqual({
 			id: 'idx_docs',
 		});
+	});
+
+	it('a body stopped while a chunk is handled fails with the Stop, never ends as if whole', async () => {
+		const stop = new AbortController();
+		async function* body() {
+			yield Buffer.from('{"a":');
+			yield Buffer.from('1}');
+		}
+		const seen: Uint8Array[] = [];
+		const bounds = {
+			maxBytes: 100,
+			tooLarge: 'too large',
+			signal: stop.signal,
+			canceled: 'Stopped',
+		};
+		const reading = (async () => {
+			for await (const chunk of readWithin(body(), bounds)) {
+				seen.push(chunk);
+				stop.abort();
+			}
+		})();
+		await expect(reading).rejects.toThrow('Stopped');
+		expect(seen).toHaveLength(1);
 	});
 
 	it('parses an answer read from the stream as n8n would: JSON, else its text', async () => {

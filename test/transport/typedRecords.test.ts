@@ -1,5 +1,5 @@
 /**
- * Typed answers (answers.ts): each record is checked against the spec's field types before a node
+ * Typed answers (api.ts): each record is checked against the spec's field types before a node
  * reads it. A field of the wrong type is an error naming the field; an id that is a number (bad
  * data, an import) is kept as it is, so that one such record cannot stop an export or the Trigger.
  */

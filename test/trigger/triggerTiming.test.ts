@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { emittedIds } from '../helpers/engine';
 import { until } from '../helpers/until';
-import { ANSWER_LIMITS } from '../../nodes/shared/transport/bounds';
+import { READ_BOUNDS } from '../../nodes/shared/transport/request';
 import { useScriptedServer, type Answer } from '../transport/scriptedServer';
 import {
 	answerPages,
@@ -23,12 +23,12 @@ const botdojo = useScriptedServer();
 /** A budget of 6 s: a poll reads for 3 s at most (half of it). */
 const BUDGET_MS = 6000;
 
-const shippedLimits = { ...ANSWER_LIMITS };
+const shippedLimits = { ...READ_BOUNDS };
 beforeAll(() => {
 	// So that before the poll had a deadline, a stalled page failed the test within 20 s.
-	ANSWER_LIMITS.statusMs = 20_000;
+	READ_BOUNDS.statusMs = 20_000;
 });
-afterAll(() => Object.assign(ANSWER_LIMITS, shippedLimits));
+afterAll(() => Object.assign(READ_BOUNDS, shippedLimits));
 beforeEach(() => {
 	botdojo.requests.length = 0;
 });

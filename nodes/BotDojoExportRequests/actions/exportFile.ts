@@ -8,8 +8,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { chunkStream } from '../../shared/binary/chunkStream';
-import { storeFile, type FileBody } from '../../shared/binary/storeFile';
+import { storeFile } from '../../shared/binary/storeFile';
 import { OutputItems } from '../../shared/execution';
 import { simplifyFlowRequest } from '../../shared/params/simplify';
 import { exportPages, type ExportQuery } from '../../shared/transport/api';
@@ -113,10 +112,10 @@ export async function exportToFile(
 			yield Buffer.from(withoutKey(ctx, text));
 		}
 	}
-	const body = chunkStream(fileChunks());
+	const body = fileChunks();
 	// n8n stores the body only when every chunk came: a failed page (or a file beyond n8n's
 	// per-file cap) rejects here and nothing is stored, so no item with a half file goes on.
-	const binary = await storeFile(ctx, body as unknown as FileBody, {
+	const binary = await storeFile(ctx, body, {
 		fileName: settings.fileName,
 		mimeType: FILE_TYPES[settings.format].mimeType,
 		itemIndex,

@@ -7,8 +7,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import type { FlowRequestRecord } from '../../shared/transport/answers';
-import { loadRequestsBySession } from '../../shared/transport/api';
+import { loadRequestsBySession, type FlowRequestRecord } from '../../shared/transport/api';
 import { requireTextParameter } from '../../shared/validation';
 
 const SESSION_ID: INodeProperties = {

@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
-import type { FlowRequestRecord } from '../../shared/transport/answers';
+import type { FlowRequestRecord } from '../../shared/transport/api';
 import {
 	agentStepsOf,
 	asObject,

@@ -5,8 +5,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RetryPolicy } from '../../shared/transport/project';
-
 /** Short, as in n8n's own nodes (longer names are cut off in the panel). */
 export const OPTION_NAMES = {
 	concurrency: 'Concurrency',
@@ -23,6 +21,18 @@ export const OPTION_NAMES = {
 	flowEvalId: 'Flow Eval ID',
 	externalInput: 'External Input (JSON)',
 } as const;
+
+/** The longest time a timer can wait (2^31-1 ms, about 24.8 days): the longest Timeout. */
+export const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
+/** How a run's failures name the options that change them. */
+export const RUN_WORDS = {
+	timeout: 'Timeout',
+	idleTimeout: 'Idle Timeout',
+	maxLine: OPTION_NAMES.maxLineMiB,
+	onFlowError: OPTION_NAMES.onFlowError,
+	rateLimit: `Lower the option ${OPTION_NAMES.concurrency} or raise the option ${OPTION_NAMES.maxRetryWait}`,
+};
 
 export interface RunOptions {
 	/** The run's `options` as sent, without `flow_session_id` (the session decides that). */
@@ -44,6 +54,7 @@ export interface RunOptions {
 	forwardTokens: boolean;
 	/** The answer's text keeps canvas markup (`<|dojo-canvas|>…`), live and final. */
 	keepCanvasMarkup: boolean;
-	retry: RetryPolicy;
+	/** Attempts in all, and the longest the waits between may add up to (ms). */
+	retry: { maxAttempts: number; maxTotalWaitMs: number };
 	maxLineChars: number;
 }

@@ -20,7 +20,7 @@
  * Ids are the keys of recordKey.ts (at most MAX_KEY_LENGTH characters), so the saved map is at
  * most MAX_REMEMBERED × about 85 bytes of JSON (850 KB), whatever the ids look like.
  */
-import type { FlowRequestRecord } from '../../shared/transport/answers';
+import type { FlowRequestRecord } from '../../shared/transport/api';
 
 /** How long after a request ended a later change of its record is still recognised. */
 export const WINDOW_MS = 7 * 24 * 60 * 60 * 1000;

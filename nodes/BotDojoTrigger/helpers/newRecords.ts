@@ -14,7 +14,7 @@ import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } 
 
 import { toUtcIso } from '../../shared/params/dates';
 import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/api';
-import { alarm } from '../../shared/transport/bounds';
+import { alarm } from '../../shared/transport/request';
 import { withoutKey } from '../../shared/transport/redaction';
 import {
 	HandledWindow,

@@ -2,16 +2,21 @@
  * The download of a signed link, from BotDojo's file storage without the API key. A broken or
  * hostile service could point a link (or a redirect) inside n8n's network: each address is checked.
  */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { chunkStream } from '../binary/chunkStream';
-import type { FileBody } from '../binary/storeFile';
-import { beginWithin, boundedChunks, readAnswer } from './bounds';
-import { AnswerBoundReached, saidByService } from './errors';
+import { isCancel, nodeError, ReadFailure, saidByService } from './errors';
 import { readCredentials, REMOTE_HTTP } from './project';
 import type { FullResponse } from './project';
-import { DEFAULT_RETRY, header, retryWhileRateLimited } from './request';
+import {
+	beginWithin,
+	DEFAULT_RETRY,
+	headerOf,
+	readAnswer,
+	readWithin,
+	retryWhileRateLimited,
+} from './request';
+
+const CANCELED = 'The download was canceled';
 
 const MAX_REDIRECTS = 5; // a storage may redirect once or twice
 
@@ -34,13 +39,13 @@ export async function downloadSignedUrl(
 	url: string,
 	expiresAt: number,
 	{ itemIndex, sizeBytes }: { itemIndex?: number; sizeBytes?: unknown } = {},
-): Promise<{ data: FileBody; contentType?: string }> {
+): Promise<{ data: AsyncIterable<Buffer>; contentType?: string }> {
 	const abortSignal = ctx.getExecutionCancelSignal?.();
 	const { baseUrl, apiKey } = await readCredentials(ctx);
 	// A hostile storage may name the key in an address these messages quote (a Location): it is
 	// redacted where the error leaves the node.
 	const fail = (cause: object, message: string, description: string) =>
-		new NodeApiError(ctx.getNode(), cause as JsonObject, { message, description, itemIndex });
+		nodeError(ctx, message, { description, itemIndex, cause });
 	/** The link (or a redirect's target, relative to `from`) as a URL, refused unless it is safe,
 	 *  with the one address it is fetched from (none at the credential's own local Base URL). */
 	const checked = async (text: string, from?: URL) => {
@@ -54,7 +59,7 @@ export async function downloadSignedUrl(
 		const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;
 		const description = `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`;
 		const message = `${what} was not fetched: ${problem}`;
-		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+		throw nodeError(ctx, message, { itemIndex, description });
 	};
 	let { link, address } = await checked(url);
 	const shownLink = linkWithoutSignature(link);
@@ -62,7 +67,7 @@ export async function downloadSignedUrl(
 		const response = await retryWhileRateLimited({
 			send: async () =>
 				await beginWithin(
-					async (signal) =>
+					async (signal: AbortSignal) =>
 						(await ctx.helpers.httpRequest({
 							method: 'GET',
 							...toAddress(link, address),
@@ -79,10 +84,9 @@ export async function downloadSignedUrl(
 			networkError: (error) => {
 				const code = (error as { code?: string })?.code ?? '';
 				const raw = (error as Error)?.message ?? String(error);
-				const canceled = code === 'ERR_CANCELED' || /aborted|canceled/i.test(raw);
 				let message = `Could not download the file from ${shownLink}${code ? ` (${code})` : ''}`;
-				if (error instanceof AnswerBoundReached) message = raw;
-				else if (canceled) message = 'The download was canceled';
+				if (isCancel(error)) message = CANCELED;
+				else if (error instanceof ReadFailure) message = raw;
 				return fail({ message: raw, code }, message, `${raw}.`);
 			},
 			refusal: async ({ statusCode, body }) => {
@@ -95,13 +99,13 @@ export async function downloadSignedUrl(
 			},
 		});
 		if (response.statusCode < 300) {
-			const contentType = header(response.headers, 'content-type');
-			const body = boundedFile(response.body as AsyncIterable<Buffer>, sizeBytes);
-			return { data: chunkStream(body) as unknown as FileBody, contentType };
+			const contentType = headerOf(response.headers, 'content-type');
+			const body = boundedFile(response.body as AsyncIterable<Buffer>, sizeBytes, abortSignal);
+			return { data: body, contentType };
 		}
 		// A redirect's own body is not wanted: hang up rather than read it.
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-		const location = header(response.headers, 'location');
+		const location = headerOf(response.headers, 'location');
 		if (!location || redirects >= MAX_REDIRECTS) {
 			const { statusCode } = response;
 			const why = location ? `more than ${MAX_REDIRECTS} times` : 'without saying where to';
@@ -112,9 +116,9 @@ export async function downloadSignedUrl(
 	}
 }
 
-/** The file's chunks as they come (`boundedChunks`), refused past its byte bound or its time
- *  bound: n8n stores no part of a refused file. Stop aborts the request's body itself. */
-function boundedFile(body: AsyncIterable<Buffer>, sizeBytes: unknown) {
+/** The file's chunks as they come (`readWithin`), refused past its byte bound or its time
+ *  bound, or on Stop: n8n stores no part of a refused file. */
+function boundedFile(body: AsyncIterable<Buffer>, sizeBytes: unknown, signal?: AbortSignal) {
 	const given = typeof sizeBytes === 'number' && Number.isFinite(sizeBytes) && sizeBytes >= 0;
 	const { fileBytes, slackBytes, baseMs, bytesPerSecond } = DOWNLOAD_LIMITS;
 	const maxBytes = given ? sizeBytes + slackBytes : fileBytes;
@@ -122,11 +126,14 @@ function boundedFile(body: AsyncIterable<Buffer>, sizeBytes: unknown) {
 	const bound = given
 		? `the size BotDojo gave for the document, ${bytesWords(sizeBytes)}, plus ${bytesWords(slackBytes)}`
 		: `the largest file downloaded when BotDojo gives no size`;
-	return boundedChunks(body, {
+	const tooLate = `The file at the download link did not arrive within ${Math.round(totalMs / 1000).toLocaleString('en-US')} s and the download was ended; nothing was stored (the longest a file of up to ${bytesWords(maxBytes)} may take: ${baseMs / 1000} s plus 1 s per ${bytesWords(bytesPerSecond)}). Try again later, or ask BotDojo why its storage is this slow.`;
+	return readWithin(body, {
 		maxBytes,
-		totalMs,
 		tooLarge: `The file at the download link is larger than ${bytesWords(maxBytes)} and was refused; nothing was stored (${bound}). Check the document in BotDojo.`,
-		tooLate: `The file at the download link did not arrive within ${Math.round(totalMs / 1000).toLocaleString('en-US')} s and the download was ended; nothing was stored (the longest a file of up to ${bytesWords(maxBytes)} may take: ${baseMs / 1000} s plus 1 s per ${bytesWords(bytesPerSecond)}). Try again later, or ask BotDojo why its storage is this slow.`,
+		totalMs,
+		tooLate,
+		signal,
+		canceled: CANCELED,
 	}) as AsyncGenerator<Buffer>;
 }
 

@@ -3,24 +3,94 @@
  * API key is redacted where they leave the node: redaction.ts `withoutKey`). Whether retrying
  * is safe is said only for running a flow, the one request where a retry could repeat something.
  */
-import { NodeApiError, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
+import { shapeOf } from './api';
 import {
+	knownApiKey,
 	REQUEST_IDS,
 	type BotDojoContext,
+	type Endpoint,
 	type ProjectCredentials,
 	type RequestSettings,
 } from './project';
 import { quoteAnswer } from './redaction';
 
-/** A bound of ANSWER_LIMITS (bounds.ts) that an answer reached: its message names the bound. */
-export class AnswerBoundReached extends Error {}
+/** Why a body could not be read to its end (a bound, a deadline, Stop, a broken or bad stream);
+ *  `events`: the stream's events that had arrived. */
+export type ReadFailureKind =
+	| 'malformed'
+	| 'oversize'
+	| 'overlong'
+	| 'incomplete'
+	| 'idle'
+	| 'timeout'
+	| 'dropped'
+	| 'cancelled';
+
+export class ReadFailure extends Error {
+	constructor(
+		readonly kind: ReadFailureKind,
+		message: string,
+		readonly events = 0,
+	) {
+		super(message);
+		this.name = 'ReadFailure';
+	}
+}
 
 /** The connection failed while an answer was being read: `cause` says how. */
 export class AnswerBrokeOffError extends Error {
 	constructor(readonly cause: unknown) {
 		super((cause as Error)?.message ?? String(cause));
 	}
+}
+
+/** Whether a failure is a Stop (n8n's helper says ERR_CANCELED, axios "aborted"/"canceled"). */
+export function isCancel(error: unknown): boolean {
+	if (error instanceof ReadFailure) return error.kind === 'cancelled';
+	const raw = (error as Error)?.message ?? String(error);
+	return failureCode(error) === 'ERR_CANCELED' || /aborted|cancel/i.test(raw);
+}
+
+/** A failure worded by the transport: a NodeApiError when it quotes an answer (`cause`), else a
+ *  NodeOperationError (a check before anything was sent or stored). */
+export function nodeError(
+	ctx: Pick<BotDojoContext, 'getNode'>,
+	message: string,
+	{ description, itemIndex, cause }: { description: string; itemIndex?: number; cause?: object },
+): NodeApiError | NodeOperationError {
+	if (cause)
+		return new NodeApiError(ctx.getNode(), cause as JsonObject, {
+			message,
+			description,
+			itemIndex,
+		});
+	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+}
+
+/** The error for an answer that is not what `endpoint` returns (`expected`: "an array"…). */
+export function wrongAnswerError(
+	ctx: BotDojoContext,
+	answer: unknown,
+	endpoint: Endpoint,
+	expected: string,
+	found: unknown,
+	itemIndex?: number,
+): Error {
+	let text: string;
+	try {
+		text = JSON.stringify(answer ?? null) ?? String(answer);
+	} catch {
+		text = `(${shapeOf(answer)} nested too deeply to show)`;
+	}
+	const sample = quoteAnswer(text, knownApiKey(ctx), 200);
+	const message = `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`;
+	return nodeError(ctx, message, {
+		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
+		itemIndex,
+		cause: { answer: sample },
+	});
 }
 
 const MESSAGE_KEYS = ['error', 'message', 'detail', 'error_description'];
@@ -176,6 +246,9 @@ function failureCode(error: unknown): string {
 	return '';
 }
 
+const TOO_LARGE_ADVICE =
+	'Ask BotDojo for less at a time: a smaller Page Size or Limit, a narrower query or date range.';
+
 /** A failure with no whole HTTP answer: refused connection, DNS, timeout, Stop, cut answer.
  *  `waiting`: it came during a Retry-After wait, when nothing was sent. */
 export function transportError(
@@ -189,15 +262,16 @@ export function transportError(
 	const code = failureCode(brokeOff ? error.cause : error);
 	const raw = (error as Error)?.message ?? String(error);
 	let safeToRetry = waiting || settings.repeatable !== false;
+	const bound = error instanceof ReadFailure && !isCancel(error) ? error : undefined;
 	let message = `The connection to BotDojo was lost: ${raw}`;
-	if (error instanceof AnswerBoundReached) message = error.message;
+	if (bound) message = bound.message;
 	else if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(raw)) {
 		const ms = settings.timeout ?? 0;
 		message = `BotDojo did not answer within the timeout${ms > 0 ? ` of ${ms} ms` : ''}`;
 	} else if (brokeOff || (code === 'ERR_BAD_RESPONSE' && /aborted/i.test(raw))) {
 		// Read by the transport, or axios' "stream has been aborted" (a Stop is ERR_CANCELED).
 		message = 'The connection to BotDojo broke before its whole answer had arrived';
-	} else if (code === 'ERR_CANCELED' || /aborted|cancel/i.test(raw)) {
+	} else if (isCancel(error)) {
 		// n8n marks a stopped execution as canceled only with this spelling.
 		message = 'The request to BotDojo was canceled';
 	} else if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
@@ -210,7 +284,99 @@ export function transportError(
 	const advice = settings.repeatable === false ? ` ${retryAdvice(safeToRetry)}` : '';
 	return new NodeApiError(ctx.getNode(), { message: raw, systemCode: code } as JsonObject, {
 		message,
-		description: `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}.${advice}`,
+		description: `${bound?.kind === 'oversize' ? TOO_LARGE_ADVICE : `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}.`}${advice}`,
 		itemIndex: settings.itemIndex,
+	});
+}
+
+/** The node's words for a run's failures: the names of the options that change them. */
+export interface RunWords {
+	timeout: string;
+	idleTimeout: string;
+	maxLine: string;
+	onFlowError: string;
+	/** What the user can change when BotDojo keeps limiting the rate of runs (429). */
+	rateLimit: string;
+}
+
+/** Which run failed, and the node's words for it. */
+export interface RunPlace {
+	flowId: string;
+	itemIndex: number;
+	words: RunWords;
+}
+
+/** What to do about each way a run breaks after BotDojo accepted it. */
+function runHint(kind: ReadFailureKind, words: RunWords, streamLines: number): string {
+	const memory = 'it was refused so that it could not use up the memory of n8n';
+	const hints: Record<ReadFailureKind, string> = {
+		malformed: 'BotDojo sent a line that is not JSON in the middle of the stream.',
+		oversize: `One line of the stream was larger than the option ${words.maxLine} allows; ${memory}. Raise the option if the flow really sends such large events.`,
+		overlong: `The whole stream was larger than ${streamLines} times the option ${words.maxLine} allows; ${memory}. Raise the option if the flow really sends this much.`,
+		incomplete: "The stream closed before BotDojo sent the flow's result.",
+		idle: `Raise the ${words.idleTimeout} option if the flow pauses this long on purpose.`,
+		timeout: `Raise the ${words.timeout} option if the flow needs longer.`,
+		dropped: 'The connection broke: BotDojo, a proxy or the network closed it.',
+		cancelled: 'The execution was stopped.',
+	};
+	return hints[kind];
+}
+
+/** A run that broke after BotDojo accepted it: its stream, its deadline, a Stop. Never "safe
+ *  to retry": once accepted, the flow may have run. */
+export function runFailure(
+	ctx: BotDojoContext,
+	failure: ReadFailure,
+	run: RunPlace,
+	streamLines: number,
+): Error {
+	// A malformed line is quoted in the message: the runner redacts the key from it.
+	const { message, kind, events } = failure;
+	return new NodeApiError(ctx.getNode(), { message, kind, eventsReceived: events } as JsonObject, {
+		message,
+		description: `${runHint(kind, run.words, streamLines)} The flow may have run, partly or fully. Look the run up among the flow requests of flow "${run.flowId}" in BotDojo before running it again. ${retryAdvice(false)}`,
+		itemIndex: run.itemIndex,
+	});
+}
+
+/** The failure a run's record reports: still `pending` or `running` (no answer yet, and an empty
+ *  one must not pass for it), or `error` (when the node fails on it). */
+export function runRecordFailure(ctx: BotDojoContext, record: IDataObject, run: RunPlace): Error {
+	const status = String(record.status);
+	const request = String(record.id ?? '');
+	const ids = { flowRequestId: record.id ?? null };
+	const { itemIndex } = run;
+	if (status === 'pending' || status === 'running')
+		return nodeError(ctx, `The flow had not finished when BotDojo answered (status "${status}")`, {
+			description: `BotDojo answered the run of flow "${run.flowId}" with flow request "${request}" still "${status}", so there is no answer yet. Look that flow request up in BotDojo (or with Export Requests) once it finished, rather than running the flow again. ${retryAdvice(false)}`,
+			itemIndex,
+			cause: { message: `status "${status}"`, ...ids },
+		});
+	const key = knownApiKey(ctx);
+	const said =
+		saidByService(record.response, key) ?? saidByService(record, key) ?? 'no details given';
+	const flow = String(record.flow_id ?? run.flowId);
+	return nodeError(ctx, `The flow reported an error: ${said}`, {
+		description: `BotDojo ran flow "${flow}" (flow request "${request}") and it ended with status "error". To branch on this in the workflow instead, set the option ${run.words.onFlowError} to Output the Record. ${retryAdvice(false)}`,
+		itemIndex,
+		cause: { message: said, ...ids, flowSessionId: record.flow_session_id ?? null },
+	});
+}
+
+/** An answer to a run that is not a flow request record: `whatItIs`, then the start of the
+ *  answer's text (`sample`, redacted before it is cut). */
+export function unexpectedRunAnswer(
+	ctx: BotDojoContext,
+	whatItIs: string,
+	run: Omit<RunPlace, 'words'>,
+	sample?: string,
+): Error {
+	const what =
+		sample === undefined ? whatItIs : `${whatItIs}${quoteAnswer(sample, knownApiKey(ctx), 200)}`;
+	const message = `BotDojo's answer to flows/${run.flowId}/run is not what that endpoint returns: expected a flow request record (an object), got ${what}`;
+	return nodeError(ctx, message, {
+		description: `The flow may have run. Check the Base URL in the BotDojo API credential. ${retryAdvice(false)}`,
+		itemIndex: run.itemIndex,
+		cause: { message: what },
 	});
 }

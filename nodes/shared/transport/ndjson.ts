@@ -1,25 +1,20 @@
 /**
  * The one NDJSON reader: bytes of one JSON value per line turned into values as they arrive,
- * within the run's deadline and a line bound; a failure says what, and after how many events.
+ * within the run's deadline, the stream's bound and a line bound (readWithin); a failure says
+ * what, and after how many events.
  */
-export type NdjsonFailure = LineFailure | DeadlineKind | 'incomplete' | 'dropped' | 'cancelled';
-type LineFailure = 'malformed' | 'oversize' | 'overlong';
-type DeadlineKind = 'timeout' | 'idle';
-
-/** A stream that could not be read to its final line; `events` counts what had arrived. */
-export class NdjsonStreamError extends Error {
-	constructor(
-		readonly kind: NdjsonFailure,
-		message: string,
-		readonly events: number,
-	) {
-		super(message);
-		this.name = 'NdjsonStreamError';
-	}
-}
+import { ReadFailure, type ReadFailureKind } from './errors';
+import { readWithin, type Deadline } from './request';
 
 /** A bad line, as NdjsonLines finds it: the stream reader adds the event count. */
-class LineFault extends NdjsonStreamError {}
+class LineFault extends Error {
+	constructor(
+		readonly kind: ReadFailureKind,
+		message: string,
+	) {
+		super(message);
+	}
+}
 
 /** A whole stream is at most this many times the longest line (short events without end would
  *  otherwise hold n8n's memory until the run's Timeout). */
@@ -32,7 +27,7 @@ const CANCELED = 'The run was canceled while its stream was being read';
 const PARSER_QUOTE = /,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/;
 
 /** Concatenation without copying: V8 keeps long joined strings as ropes. */
-export function rope(parts: readonly string[]): string {
+export function joinedPieces(parts: readonly string[]): string {
 	let text = '';
 	for (const part of parts) text += part;
 	return text;
@@ -47,8 +42,6 @@ export class NdjsonLines {
 	/** Lines read so far (blank ones included), and their characters. */
 	private lineCount = 0;
 	private charsRead = 0;
-	/** Characters of the whole stream so far: at most STREAM_LINES lines of the longest. */
-	private streamChars = 0;
 
 	constructor(
 		private readonly onValue: (value: unknown) => void,
@@ -57,11 +50,6 @@ export class NdjsonLines {
 
 	push(chunk: Uint8Array | string): void {
 		const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
-		this.streamChars += text.length;
-		if (this.streamChars > STREAM_LINES * this.maxLineChars) {
-			const message = `The stream is longer than ${STREAM_LINES * this.maxLineChars} characters in all and was refused rather than held in memory`;
-			throw new LineFault('overlong', message, 0);
-		}
 		let start = 0;
 		for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
 			this.parse(this.take(text.slice(start, newline)));
@@ -86,7 +74,7 @@ export class NdjsonLines {
 	private take(last: string): string {
 		if (this.pendingLength === 0) return last;
 		this.hold(last);
-		const line = rope(this.pending);
+		const line = joinedPieces(this.pending);
 		this.pending = [];
 		this.pendingLength = 0;
 		return line;
@@ -97,11 +85,11 @@ export class NdjsonLines {
 	 * `{"tag":…`): it carries the answer twice, so may be longer by twice what came before it.
 	 */
 	private check(length: number, pieces: string[]): void {
-		const head = rope(pieces.slice(0, 80).map((piece) => piece.slice(0, 80))).slice(0, 80);
+		const head = joinedPieces(pieces.slice(0, 80).map((piece) => piece.slice(0, 80))).slice(0, 80);
 		if (!EVENT_LINE.test(head) && length <= this.maxLineChars + 2 * this.charsRead) return;
 		const size = `${this.maxLineChars} characters (at least ${length} so far)`;
 		const message = `Line ${this.lineCount + 1} of the stream is longer than ${size}`;
-		throw new LineFault('oversize', `${message} and was refused rather than held in memory`, 0);
+		throw new LineFault('oversize', `${message} and was refused rather than held in memory`);
 	}
 
 	private parse(line: string): void {
@@ -123,15 +111,8 @@ export class NdjsonLines {
 		const reason = (error as Error).message.replace(PARSER_QUOTE, '');
 		const preview = JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line);
 		const message = `Line ${this.lineCount} of the stream is not valid JSON (${reason}): ${preview}`;
-		return new LineFault('malformed', message, 0);
+		return new LineFault('malformed', message);
 	}
-}
-
-/** What the reader uses of the run's Timeout and Idle Timeout (Run Flow's RunDeadline). */
-export interface StreamDeadline {
-	signal: AbortSignal;
-	reason?: { kind: DeadlineKind; message: string };
-	chunk(): void;
 }
 
 export interface NdjsonStreamOptions {
@@ -142,64 +123,66 @@ export interface NdjsonStreamOptions {
 	/** Ends the source early (e.g. destroys the HTTP body) so that its iteration stops. */
 	stopSource: (reason: Error) => void;
 	maxLineChars?: number;
-	deadline?: StreamDeadline;
+	deadline?: Deadline;
 	cancelSignal?: AbortSignal;
 }
 
-/** Reads NDJSON from `source` until the final value; `events` counts the values before it. */
+/** Reads NDJSON from `source` (within the stream's bound, the deadline and Stop: readWithin)
+ *  until the final value; `events` counts the values before it. */
 export async function readNdjsonStream(
 	source: AsyncIterable<Uint8Array | string>,
 	options: NdjsonStreamOptions,
 ): Promise<{ final: unknown; events: number }> {
-	const { cancelSignal, deadline } = options;
+	const { maxLineChars = 16 * 1024 * 1024 } = options;
 	let events = 0;
 	let final: { value: unknown } | undefined;
-	let stopped: Error | undefined;
-	const failure = (kind: NdjsonFailure, message: string) => {
+	const failure = (kind: ReadFailureKind, message: string) => {
 		const arrived = `${events} event${events === 1 ? '' : 's'} had arrived`;
-		return new NdjsonStreamError(kind, `${message}; ${arrived}`, events);
+		return new ReadFailure(kind, `${message}; ${arrived}`, events);
 	};
-	// The first reason wins: a Stop, a limit of the run, a bad line, or the caller's own error.
-	const stop = (reason: Error) => {
-		if (stopped) return;
-		stopped = reason;
-		options.stopSource(reason);
-	};
-	const onAbort = () => {
-		if (cancelSignal?.aborted) stop(failure('cancelled', CANCELED));
-		else if (deadline?.reason) stop(failure(deadline.reason.kind, deadline.reason.message));
-	};
-	const signals = [cancelSignal, deadline?.signal];
-	onAbort();
-	for (const signal of signals) signal?.addEventListener('abort', onAbort, { once: true });
 	const lines = new NdjsonLines((value) => {
 		if (final) return;
 		if (options.onValue(value) === true) final = { value };
 		else events++;
-	}, options.maxLineChars);
-	let parsing = false; // an error then is a bad line or the caller's own (its callbacks run then)
+	}, maxLineChars);
+	const streamChars = STREAM_LINES * maxLineChars;
+	const overlong = `The stream is longer than ${streamChars} characters in all and was refused rather than held in memory`;
+	const chunks = readWithin(source, {
+		maxBytes: streamChars,
+		tooLarge: () => new ReadFailure('overlong', overlong),
+		deadline: options.deadline,
+		signal: options.cancelSignal,
+		canceled: CANCELED,
+		hangUp: options.stopSource,
+	});
+	// A bad line, or the caller's own error (its callbacks run while a chunk is parsed).
+	let parseError: unknown;
 	try {
-		for await (const chunk of source) {
-			deadline?.chunk();
-			parsing = true;
-			lines.push(chunk);
-			options.onChunkRead?.();
-			parsing = false;
-			if (final || stopped) break;
+		for await (const chunk of chunks) {
+			try {
+				lines.push(chunk);
+				options.onChunkRead?.();
+			} catch (error) {
+				parseError = error;
+			}
+			if (final || parseError) break;
 		}
-		parsing = true;
-		if (!final && !stopped) lines.end();
+		if (!final && !parseError) lines.end();
 	} catch (error) {
-		const detail = (error as Error)?.message ?? String(error);
-		const dropped = `The connection dropped before the final result line (${detail})`;
-		// A bad line: hang up at once. The caller's own error (a callback's) is passed on as it is.
-		if (error instanceof LineFault) stop(failure(error.kind, error.message));
-		else if (parsing) stop(error as Error);
-		else stopped ??= failure('dropped', dropped);
-	} finally {
-		for (const signal of signals) signal?.removeEventListener('abort', onAbort);
+		if (error instanceof ReadFailure) throw failure(error.kind, error.message);
+		if (error instanceof LineFault || parseError) parseError = error;
+		else {
+			const detail = (error as Error)?.message ?? String(error);
+			throw failure('dropped', `The connection dropped before the final result line (${detail})`);
+		}
 	}
-	if (stopped) throw stopped;
+	if (parseError) {
+		// Hang up at once; a bad line is worded, the caller's own error passed on as it is.
+		const { kind, message } = parseError as LineFault;
+		const reason = parseError instanceof LineFault ? failure(kind, message) : parseError;
+		options.stopSource(reason as Error);
+		throw reason;
+	}
 	if (!final) throw failure('incomplete', 'The stream ended without the final result line');
 	return { final: final.value, events };
 }

@@ -1,13 +1,14 @@
 /** The project a request goes to: the credential, read once per node execution, its Base URL
  *  checked before anything is sent, the URLs below the project; and the transport's types. */
-import {
-	NodeOperationError,
-	type IAdditionalCredentialOptions,
-	type IExecuteFunctions,
-	type IExecuteSingleFunctions,
-	type ILoadOptionsFunctions,
-	type IPollFunctions,
+import type {
+	IAdditionalCredentialOptions,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
 } from 'n8n-workflow';
+
+import { nodeError } from './errors';
 
 export const CREDENTIAL_TYPE = 'botDojoApi';
 
@@ -89,6 +90,11 @@ export function withCancelSignal<T extends BotDojoContext>(ctx: T, signal: Abort
 	return derived;
 }
 
+const BASE_URL_ADVICE =
+	'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1.';
+const KEY_ADVICE =
+	'Open the credential and paste the key again, exactly as BotDojo showed it under Project Settings → API Keys, without "Bearer".';
+
 /** The credential's fields and n8n's authentication input; throws, before anything is sent,
  *  when the Base URL cannot be used. */
 export async function readCredentialOfRun(derived: BotDojoContext): Promise<CredentialOfRun> {
@@ -110,20 +116,14 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
 	}
 	const credential = await pending;
 	const { baseUrl, apiKey } = credential.fields;
-	const problem = baseUrlProblem(baseUrl);
-	if (problem) {
-		const description =
-			'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1. No request was sent.';
-		const message = `The Base URL of the BotDojo API credential ${problem}`;
-		throw new NodeOperationError(ctx.getNode(), message, { description });
-	}
 	// A key of any other length is no BotDojo key, and could not be redacted safely.
-	const keyProblem = keyLengthProblem(apiKey);
-	if (keyProblem) {
-		const description =
-			'Open the credential and paste the key again, exactly as BotDojo showed it under Project Settings → API Keys, without "Bearer". No request was sent.';
-		const message = `The API Key of the BotDojo API credential ${keyProblem}`;
-		throw new NodeOperationError(ctx.getNode(), message, { description });
+	for (const [field, problem, advice] of [
+		['Base URL', baseUrlProblem(baseUrl), BASE_URL_ADVICE],
+		['API Key', keyLengthProblem(apiKey), KEY_ADVICE],
+	]) {
+		if (!problem) continue;
+		const message = `The ${field} of the BotDojo API credential ${problem}`;
+		throw nodeError(ctx, message, { description: `${advice} No request was sent.` });
 	}
 	return credential;
 }

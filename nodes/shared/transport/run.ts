@@ -1,0 +1,280 @@
+/**
+ * Running a flow (`flows/{id}/run`), the whole of it: the request (only 429/503 retried: once
+ * BotDojo accepted it the flow may have run), its deadline (Timeout from the start, Idle Timeout
+ * once a streamed answer began), its answer read as an NDJSON stream or whole, and the hang-up
+ * after the final line. One AbortController per run is ended by Stop, by the deadline and by
+ * the stream reader; it closes the connection itself.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { checkRecords, shapeOf, type FlowRequestRecord } from './api';
+import {
+	ReadFailure,
+	runFailure,
+	runRecordFailure,
+	unexpectedRunAnswer,
+	type RunWords,
+} from './errors';
+import { joinedPieces, readNdjsonStream, STREAM_LINES } from './ndjson';
+import { withCancelSignal, type RetryPolicy } from './project';
+import {
+	Deadline,
+	isReadable,
+	readWithin,
+	sendWithRetries,
+	waitFor,
+	WAIT_NOT_NEEDED,
+} from './request';
+
+export interface RunRequest {
+	flowId: string;
+	sessionId?: string; // the session to run in; a new one when absent
+	body: IDataObject; // the flow's input
+	options: IDataObject; // the run's options as sent (stream, version, override, evalOptions…)
+	itemIndex: number;
+	streaming: boolean;
+	timeoutMs: number; // the whole run; 0: no limit
+	idleTimeoutMs: number; // the longest pause between two chunks of a streamed answer; 0: none
+	maxLineChars: number; // a stream's longest line; a whole answer may be three times it
+	retry: RetryPolicy;
+	cancelSignal?: AbortSignal;
+	/** A record of status "error" is a failure (the node's On Flow Error: Fail). */
+	failOnFlowError: boolean;
+	words: RunWords;
+	/** A streamed answer: `began` before its first event, `event` for each event line,
+	 *  `chunkRead` after each network read, `broke` with the message of a stream that broke. */
+	stream?: {
+		began?(): void;
+		event(value: unknown): void;
+		chunkRead?(): void;
+		broke?(message: string): void;
+	};
+}
+
+export interface RunAnswer {
+	record: FlowRequestRecord;
+	/** Whether the events came as a stream (else the record came whole). */
+	streamed: boolean;
+	/** The record's own failure (unfinished, or "error" with failOnFlowError): thrown by the caller. */
+	failure?: Error;
+}
+
+/** How long BotDojo has to end its answer after the final line before the node hangs up. */
+export const HANG_UP_AFTER_MS = 1000;
+
+/** The reason of a run's own hang-up after its answer: one value, not a new error per run. */
+const RUN_ENDED = new Error('The run had ended');
+
+/** A run's deadline: its words say where the run was (waiting, or reading a stream or record). */
+export function runDeadline(limits: { timeoutMs: number; idleTimeoutMs: number }): Deadline {
+	return new Deadline(
+		{ totalMs: limits.timeoutMs, idleMs: limits.idleTimeoutMs },
+		(kind, ms, what) => {
+			if (kind === 'idle')
+				return `${what === 'stream' ? 'The stream' : "BotDojo's answer"} stalled: nothing arrived for ${ms} ms`;
+			return what
+				? `The run took longer than the timeout of ${ms} ms`
+				: `BotDojo did not answer within the timeout of ${ms} ms`;
+		},
+	);
+}
+
+/** Runs the flow once and returns its record, checked; a broken run throws its error. */
+export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<RunAnswer> {
+	const runAbort = new AbortController();
+	const deadline = runDeadline(run);
+	const onCancel = () => runAbort.abort(run.cancelSignal?.reason);
+	const onDeadline = () => runAbort.abort(deadline.reason);
+	if (run.cancelSignal?.aborted) onCancel();
+	run.cancelSignal?.addEventListener('abort', onCancel, { once: true });
+	deadline.signal.addEventListener('abort', onDeadline, { once: true });
+	try {
+		const { record, streamed } = await answerOf(ctx, run, runAbort, deadline);
+		checkRecords(ctx, record, [record], 'flowRequest', ['flows', run.flowId, 'run'], run.itemIndex);
+		const { status } = record;
+		const unfinished = status === 'pending' || status === 'running';
+		const failed = unfinished || (status === 'error' && run.failOnFlowError);
+		return { record, streamed, failure: failed ? runRecordFailure(ctx, record, run) : undefined };
+	} finally {
+		deadline.end();
+		deadline.signal.removeEventListener('abort', onDeadline);
+		run.cancelSignal?.removeEventListener('abort', onCancel);
+	}
+}
+
+async function answerOf(
+	ctx: IExecuteFunctions,
+	run: RunRequest,
+	runAbort: AbortController,
+	deadline: Deadline,
+): Promise<{ record: IDataObject; streamed: boolean }> {
+	const { flowId, sessionId, itemIndex } = run;
+	/** The error of a run that its deadline or a Stop ended, else `error` as it is. */
+	const interrupted = (error: unknown, where: string) => {
+		const passed = deadline.reason;
+		if (passed) return runFailure(ctx, passed, run, STREAM_LINES);
+		if (!run.cancelSignal?.aborted) return error;
+		const message = `The run was canceled ${where || 'before BotDojo answered'}`;
+		return runFailure(ctx, new ReadFailure('cancelled', message), run, STREAM_LINES);
+	};
+	const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
+	const subject = sessionId ? { flowId, sessionId } : { flowId };
+	// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it. n8n's
+	// helper puts the execution's signal on a request, so the context's is the run's.
+	const { body, headers } = await sendWithRetries(
+		withCancelSignal(ctx, runAbort.signal),
+		'POST',
+		['flows', flowId, 'run'],
+		{ body: run.body, options },
+		{
+			subject,
+			itemIndex,
+			abortSignal: runAbort.signal,
+			retry: run.retry,
+			rateLimitAdvice: run.words.rateLimit,
+			timeout: 0,
+			repeatable: false,
+			readByCaller: true,
+		},
+	).catch((error: unknown) => Promise.reject(interrupted(error, '')));
+	// A streamed run may be answered whole (its events then are not sent).
+	if (!run.streaming || !isReadable(body) || isPlainJson(headers)) {
+		if (run.streaming) deadline.began('record');
+		const where = run.streaming ? 'while its answer was being read' : '';
+		const record = await wholeRecord(ctx, run, body, deadline).catch((error: unknown) =>
+			Promise.reject(interrupted(error, where)),
+		);
+		return { record, streamed: false };
+	}
+	deadline.began('stream');
+	return { record: await streamed(ctx, run, body as Chunks, runAbort, deadline), streamed: true };
+}
+
+type Chunks = AsyncIterable<Uint8Array | string>;
+
+/** A Node stream as n8n's helper gives a body: iterated without destroying it on leaving. */
+interface NodeReadable {
+	iterator?: (options: { destroyOnReturn: boolean }) => Chunks;
+	destroy?: (error?: Error) => void;
+	destroyed?: boolean;
+	closed?: boolean;
+	once?: (event: 'close', listener: () => void) => void;
+}
+
+async function streamed(
+	ctx: IExecuteFunctions,
+	run: RunRequest,
+	body: Chunks,
+	runAbort: AbortController,
+	deadline: Deadline,
+): Promise<IDataObject> {
+	const { stream } = run;
+	// Leaving a Node stream's loop early destroys it with an AbortError whose stack trace n8n's
+	// source maps format (the largest CPU cost of the node's own code): it is let go in hangUp.
+	const node = body as NodeReadable;
+	const chunks =
+		typeof node.iterator === 'function' ? node.iterator({ destroyOnReturn: false }) : body;
+	stream?.began?.();
+	try {
+		const final = await readNdjsonStream(chunks, {
+			onValue: (value) => {
+				// Every line is an event `{ "tag": … }` but the final one (the record).
+				const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+				if (!isObject || (value as { tag?: unknown }).tag === undefined) return true;
+				stream?.event(value);
+				return false;
+			},
+			onChunkRead: stream?.chunkRead,
+			stopSource: (reason) => {
+				runAbort.abort(reason);
+				node.destroy?.(reason);
+			},
+			maxLineChars: run.maxLineChars,
+			deadline,
+			cancelSignal: run.cancelSignal,
+		}).then(
+			(read) => read.final,
+			(error: unknown) => {
+				if (!(error instanceof ReadFailure)) throw error;
+				stream?.broke?.(error.message);
+				throw runFailure(ctx, error, run, STREAM_LINES);
+			},
+		);
+		if (final === null || typeof final !== 'object' || Array.isArray(final)) {
+			throw unexpectedRunAnswer(ctx, `a stream line that is ${shapeOf(final)}`, run);
+		}
+		return final as IDataObject;
+	} finally {
+		if (typeof node.iterator === 'function') await hangUp(node, runAbort);
+	}
+}
+
+/**
+ * The reader is done (final line, Stop, a limit or an error): the body is destroyed here with no
+ * error made. n8n's helper (axios) wraps it, so that does not close the connection; BotDojo ends
+ * it right after the final line, and the run waits for that (a moment). A connection still open
+ * HANG_UP_AFTER_MS later (a server or proxy that holds it) is hung up through the run's abort
+ * signal (with an error of axios' own, which is why that is not done for every run).
+ */
+async function hangUp(stream: NodeReadable, runAbort: AbortController): Promise<void> {
+	if (!stream.destroyed) stream.destroy?.();
+	if (stream.closed || runAbort.signal.aborted || typeof stream.once !== 'function') return;
+	const closed = new AbortController();
+	stream.once('close', () => closed.abort(WAIT_NOT_NEEDED));
+	const stillOpen = await waitFor(HANG_UP_AFTER_MS, closed.signal).then(
+		() => true,
+		() => false,
+	);
+	if (stillOpen) runAbort.abort(RUN_ENDED);
+}
+
+function isPlainJson(headers: Record<string, unknown> | undefined): boolean {
+	const type = String(headers?.['content-type'] ?? '');
+	return /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
+}
+
+/**
+ * A whole (non-streamed) answer: a flow request record, maybe still as text or a stream (a
+ * streamed run that BotDojo answered whole). A stream may be three times Max Stream Line, as
+ * the record carries the answer twice.
+ */
+async function wholeRecord(
+	ctx: IExecuteFunctions,
+	run: RunRequest,
+	body: unknown,
+	deadline: Deadline,
+): Promise<IDataObject> {
+	let answer = body;
+	if (isReadable(body)) {
+		const decoder = new TextDecoder('utf-8');
+		const parts: string[] = [];
+		const limit = 3 * run.maxLineChars;
+		const tooLarge = `BotDojo's whole answer is longer than ${limit} characters (three times ${run.words.maxLine}) and was refused rather than held in memory`;
+		const bounds = { maxBytes: limit, tooLarge, deadline };
+		let bytes = 0;
+		try {
+			for await (const chunk of readWithin(body, bounds)) {
+				bytes += chunk.length;
+				parts.push(decoder.decode(chunk, { stream: true }));
+			}
+		} catch (error) {
+			const detail = (error as Error)?.message ?? String(error);
+			const message = `The connection dropped before BotDojo's whole answer had arrived (${detail}); ${bytes} bytes had arrived`;
+			const failure = error instanceof ReadFailure ? error : new ReadFailure('dropped', message);
+			throw runFailure(ctx, failure, run, STREAM_LINES);
+		}
+		answer = joinedPieces([...parts, decoder.decode()]);
+	}
+	if (typeof answer === 'string') {
+		const text = answer;
+		try {
+			answer = JSON.parse(text);
+		} catch {
+			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', run, text);
+		}
+	}
+	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+		throw unexpectedRunAnswer(ctx, '', run, JSON.stringify(answer) ?? String(answer));
+	}
+	return answer as IDataObject;
+}
