@@ -8,7 +8,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { exportPages, MAX_PAGE_SIZE, type ExportQuery } from '../../shared/transport/api';
+import { exportPages, type ExportQuery } from '../../shared/transport/api';
 import {
 	invalidInput,
 	outputFileProperty,
@@ -44,12 +44,15 @@ const dateFilter = (displayName: string, name: string, side: string): INodePrope
 const FROM_DATE = dateFilter('From Date', 'fromDate', 'after');
 const TO_DATE = dateFilter('To Date', 'toDate', 'before');
 
+/** BotDojo's largest export page: the default, all the transport asks for without one. */
+const LARGEST_PAGE = 1000;
+
 const PAGE_SIZE: INodeProperties = {
 	displayName: 'Page Size',
 	name: 'pageSize',
 	type: 'number',
-	default: MAX_PAGE_SIZE,
-	typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+	default: LARGEST_PAGE,
+	typeOptions: { minValue: 1, maxValue: LARGEST_PAGE },
 	description:
 		'Requests fetched per call to BotDojo (1 to 1000). Pages are fetched one after another until done; larger pages mean fewer calls.',
 };
@@ -188,9 +191,7 @@ export const operation: Operation<Prepared> = {
 			: count(LIMIT, this.getNodeParameter(LIMIT.name, itemIndex, 50), Number.MAX_SAFE_INTEGER);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const pageSize =
-			options.pageSize === undefined
-				? MAX_PAGE_SIZE
-				: count(PAGE_SIZE, options.pageSize, MAX_PAGE_SIZE);
+			options.pageSize === undefined ? undefined : count(PAGE_SIZE, options.pageSize, LARGEST_PAGE);
 		const date = ({ displayName, name }: INodeProperties) =>
 			readDateParameter(place, displayName, options[name], this.getTimezone());
 		const fromDate = date(FROM_DATE);

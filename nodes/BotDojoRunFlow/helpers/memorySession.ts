@@ -19,7 +19,7 @@
  * markers (written by earlier versions) are not read: such a conversation starts a new session
  * once. A new API key does the same for every conversation.
  */
-import { createHmac, timingSafeEqual } from 'crypto';
+import { timingSafeEqual } from 'crypto';
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
@@ -29,7 +29,7 @@ import {
 
 import { asNodeError } from '../../shared/itemErrors';
 import { createSession } from '../../shared/transport/api';
-import { readCredentials } from '../../shared/transport/project';
+import { keySigner } from '../../shared/transport/project';
 import type { RunOutcome } from './flowRun';
 import { runInSession } from './rememberByKey';
 
@@ -92,11 +92,9 @@ export async function runWithMemory(
 	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
 ): Promise<IDataObject> {
 	const history = await readHistory(ctx, itemIndex);
-	const { apiKey } = await readCredentials(ctx);
+	const signed = await keySigner(ctx);
 	const sign = ({ generation, id }: Marker) =>
-		createHmac('sha256', apiKey)
-			.update(JSON.stringify(['botdojo-chat-marker', history.sessionId, flowId, generation, id]))
-			.digest('base64url');
+		signed(['botdojo-chat-marker', history.sessionId, flowId, generation, id]);
 	const write = async (marker: Marker) =>
 		await history.addAIMessage(
 			`[BotDojo session ${marker.generation}] ${marker.id} sig:${sign(marker)}`,

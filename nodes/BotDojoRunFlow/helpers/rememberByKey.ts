@@ -41,7 +41,6 @@ import {
 } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import { serviceMessage } from '../../shared/transport/errors';
 import type { RunOutcome } from './flowRun';
 
 /** How this run's session came about; shown in the output as `session`. */
@@ -296,15 +295,9 @@ export function assertRememberedMapVisible(ctx: IExecuteFunctions, itemIndex: nu
 	);
 }
 
+/** BotDojo refused the session before any flow ran (the transport marks its error so). */
 function isSessionRefused(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const status = Number(error.httpCode);
-	const answer = error.errorResponse as { body?: unknown } | undefined;
-	return (
-		status >= 400 &&
-		status < 600 &&
-		/^error loading session\b/i.test(serviceMessage(answer?.body) ?? '')
-	);
+	return error instanceof NodeApiError && error.context.sessionRefused === true;
 }
 
 /**

@@ -13,8 +13,7 @@
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
 import { toUtcIso } from '../../shared/params/dates';
-import { exportPages, MAX_PAGE_SIZE } from '../../shared/transport/api';
-import { alarm } from '../../shared/transport/request';
+import { exportPages } from '../../shared/transport/api';
 import { withoutKey } from '../../shared/transport/redaction';
 import {
 	HandledWindow,
@@ -51,7 +50,7 @@ interface PollState extends IDataObject {
  */
 const MAX_POLL_MS = 30_000;
 
-/** The time a poll may read for: half n8n's budget, at most MAX_POLL_MS (n8n 1.x gives none). */
+/** The time a poll may read for: half n8n's budget, at most MAX_POLL_MS. */
 function pollBudgetMs(ctx: IPollFunctions): number {
 	const given = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : Infinity;
 	return Math.min(given / 2, MAX_POLL_MS);
@@ -156,17 +155,15 @@ async function readNewRecords(
 	// A large backlog, or a slow BotDojo, is read over several polls: at the budget's end the
 	// request or wait under way is ended, and the next poll goes on after the last page read.
 	const budgetMs = pollBudgetMs(ctx);
-	const deadline = new AbortController();
-	const stopAlarm = alarm(budgetMs, () => deadline.abort());
+	const budget = AbortSignal.timeout(budgetMs);
 	let cursor = resume?.cursor;
 	let pagesRead = 0;
 	try {
 		const pages = exportPages(ctx, {
 			flowId,
-			pageSize: MAX_PAGE_SIZE,
 			fromDate,
 			startCursor: cursor,
-			signal: deadline.signal,
+			signal: budget,
 		});
 		for await (const page of pages) {
 			pagesRead++;
@@ -183,16 +180,14 @@ async function readNewRecords(
 				if (modifiedMs > latestMarkMs) warnFutureDated(ctx, record, matches, latestMarkMs);
 			}
 			cursor = page.hasMore ? page.nextCursor : undefined;
-			if (page.hasMore && deadline.signal.aborted) break;
+			if (page.hasMore && budget.aborted) break;
 		}
 	} catch (error) {
 		// The budget's end after a page: the poll emits what it read and goes on next time.
-		const cut = deadline.signal.aborted;
+		const cut = budget.aborted;
 		if (!cut || pagesRead === 0) throw cut ? exportTooSlow(ctx, flowId, budgetMs) : error;
-	} finally {
-		stopAlarm();
 	}
-	if (deadline.signal.aborted && cursor && cursor.length <= MAX_SAVED_CURSOR) {
+	if (budget.aborted && cursor && cursor.length <= MAX_SAVED_CURSOR) {
 		state.resume = { fromDate, cursor };
 	}
 
@@ -283,7 +278,6 @@ export async function latestRecord(
 		const fromDate = windowMs === undefined ? undefined : toUtcIso(now - windowMs);
 		for await (const page of exportPages(ctx, {
 			flowId,
-			pageSize: MAX_PAGE_SIZE,
 			fromDate,
 		})) {
 			for (const record of page.records) if (statusMatches(record, statuses)) latest = record;

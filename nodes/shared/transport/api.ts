@@ -176,7 +176,7 @@ function isAfter(next: Place, last: Place): boolean {
 }
 
 /** BotDojo's largest export page. */
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 
 /** `{ params }`: trailing absent parameters left out, an absent one before a present one null. */
 export function positionalBody(params: readonly unknown[]): { params: unknown[] } {
@@ -225,7 +225,7 @@ export async function loadRequestsBySession(
 
 export interface ExportQuery {
 	flowId: string;
-	pageSize: number; // records per request, 1 to MAX_PAGE_SIZE
+	pageSize?: number; // records per request, 1 to MAX_PAGE_SIZE (when absent)
 	startCursor?: string; // the cursor of an earlier export to start after
 	fromDate?: string; // ISO 8601 UTC, inclusive, on `modified`
 	toDate?: string;
@@ -279,7 +279,7 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 	let lastPlace: Place | undefined;
 	for (let page = 1; remaining > 0; page++) {
 		if (afterCursor !== undefined) cursorsSent.add(afterCursor);
-		const limit = Math.min(query.pageSize, remaining);
+		const limit = Math.min(query.pageSize ?? MAX_PAGE_SIZE, remaining);
 		const pageQuery = { flowId, afterCursor, limit, fromDate, toDate, signal };
 		const { results, nextCursor, hasMore } = await exportRequestsPage(ctx, pageQuery, itemIndex);
 		// A page larger than asked for is cut, so the limit holds whatever BotDojo sends; its

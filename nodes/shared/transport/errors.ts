@@ -219,12 +219,18 @@ export function apiError(
 	} else safeToRetry = repeatable;
 
 	if (!repeatable) description += ` ${retryAdvice(safeToRetry)}`;
-	return new NodeApiError(ctx.getNode(), { statusCode, body: body ?? null } as JsonObject, {
+	const error = new NodeApiError(ctx.getNode(), { statusCode, body: body ?? null } as JsonObject, {
 		message,
 		description: description.trim(),
 		httpCode: String(statusCode),
 		itemIndex: settings.itemIndex,
 	});
+	// BotDojo refused the session while loading the request, before any flow ran: in its own
+	// words (not what a flow's error quotes), on any error status. The caller may run again in
+	// a new session.
+	if (settings.subject?.sessionId && /^error loading session\b/i.test(serviceMessage(body) ?? ''))
+		error.context.sessionRefused = true;
+	return error;
 }
 
 /** Where a redirect pointed: its origin, and the Base URL it implies (up to `/accounts/`). */

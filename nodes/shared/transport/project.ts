@@ -1,5 +1,7 @@
 /** The project a request goes to: the credential, read once per node execution, its Base URL
  *  checked before anything is sent, the URLs below the project; and the transport's types. */
+import { createHmac } from 'crypto';
+
 import type {
 	IAdditionalCredentialOptions,
 	IExecuteFunctions,
@@ -130,6 +132,16 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
 
 export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCredentials> {
 	return (await readCredentialOfRun(ctx)).fields;
+}
+
+/**
+ * Signs with the project's key, which never leaves the transport: HMAC-SHA256 of the parts
+ * (as JSON), base64url. What only a holder of the key can have written (Keep in Chat Memory's
+ * markers) is told from what anyone could.
+ */
+export async function keySigner(ctx: BotDojoContext): Promise<(parts: unknown[]) => string> {
+	const { apiKey } = await readCredentials(ctx);
+	return (parts) => createHmac('sha256', apiKey).update(JSON.stringify(parts)).digest('base64url');
 }
 
 /** The execution's key once a request read it, to redact quoted answers; '' before. */

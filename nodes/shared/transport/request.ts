@@ -243,13 +243,6 @@ export class Deadline {
 	}
 }
 
-/** Calls `late` after `ms` unless the returned function is called first. */
-export function alarm(ms: number, late: () => void): () => void {
-	const deadline = new Deadline({ totalMs: Math.max(1, ms) }, () => '');
-	deadline.signal.addEventListener('abort', late, { once: true });
-	return () => deadline.end();
-}
-
 type Readable = AsyncIterable<Uint8Array | string>;
 
 /** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
