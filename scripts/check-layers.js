@@ -6,7 +6,7 @@
  *   5 node        nodes/<Node>/<Node>.node.ts, credentials/
  *   4 operation   nodes/<Node>/actions/
  *   3 helpers     nodes/<Node>/helpers/ (the node's own machinery)
- *   2 kits        nodes/shared/execution/, nodes/shared/params/, nodes/shared/*.ts
+ *   2 kits        nodes/shared/params/, nodes/shared/*.ts (execution.ts, validation.ts, itemErrors.ts)
  *   1 transport   nodes/shared/transport/, nodes/shared/binary/ (the only code that knows BotDojo)
  */
 const fs = require('fs');

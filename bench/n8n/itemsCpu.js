@@ -3,7 +3,8 @@
  * bench:n8n phase `itemscpu` (issue 25): Run Flow's CPU per item against n8n's own HTTP Request
  * node making the same call, ITEMS items of a 50 ms flow, Run Flow at Concurrency 10. Two
  * baselines: the HTTP Request node with the key in a plain Authorization header (stored in the
- * workflow, which n8n advises against), and with the BotDojo API credential as a predefined
+ * workflow, which n8n advises against), with n8n's generic Header Auth credential (what a user
+ * without the package builds), and with the BotDojo API credential as a predefined
  * credential type (n8n signs each request with the credential, as it does Run Flow's). Every
  * measured run has an n8n process of its own (restarted on the same database), warmed up by one
  * call of its workflows; the CPU of the same workflow without the node (Set + Split Out) is
@@ -17,13 +18,19 @@ const { summary, format } = require('./report');
 const RUN_FLOW = 'Run Flow, concurrency 10';
 const PLAIN = 'HTTP Request, key in a header parameter (every item at once)';
 const CREDENTIAL = 'HTTP Request, BotDojo API credential (every item at once)';
+const HEADER_AUTH = 'HTTP Request, generic Header Auth credential (every item at once)';
 const VARIANTS = {
 	[RUN_FLOW]: 'items-c10',
 	[PLAIN]: 'items-http',
 	[CREDENTIAL]: 'items-http-cred',
+	[HEADER_AUTH]: 'items-http-header',
 };
 /** Each baseline and the column that divides by it. */
-const BASELINES = { [PLAIN]: 'HTTP Request, header', [CREDENTIAL]: 'HTTP Request, credential' };
+const BASELINES = {
+	[PLAIN]: 'HTTP Request, header',
+	[CREDENTIAL]: 'HTTP Request, credential',
+	[HEADER_AUTH]: 'HTTP Request, Header Auth',
+};
 
 /** One measured run in a fresh n8n: the items alone, then the variant, after a warm-up of both. */
 async function freshRun(ctx, { key, items, measure, restartN8n, complete }) {

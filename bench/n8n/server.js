@@ -8,7 +8,7 @@ const path = require('node:path');
 
 const local = require('../../scripts/n8n-local');
 const { startEmulatorProcess } = require('./emulator');
-const { benchWorkflows, CREDENTIAL } = require('./workflows');
+const { benchWorkflows, CREDENTIAL, HEADER_AUTH } = require('./workflows');
 
 const state = {
 	emu: undefined,
@@ -44,7 +44,14 @@ async function startBenchServer({ workflowOptions, heapMb, log }) {
 	await local.importIntoN8n({
 		userFolder: state.userFolder,
 		ports,
-		credentials: [local.botDojoCredential(target, CREDENTIAL.botDojoApi)],
+		credentials: [
+			local.botDojoCredential(target, CREDENTIAL.botDojoApi),
+			{
+				...HEADER_AUTH.httpHeaderAuth,
+				type: 'httpHeaderAuth',
+				data: { name: 'Authorization', value: target.apiKey },
+			},
+		],
 		workflows: Object.values(workflows).map((w) => w.workflow),
 	});
 	state.extraEnv = {

@@ -4,6 +4,8 @@
  * server process): BotDojo nodes and what a user would build instead with n8n's own nodes.
  */
 const CREDENTIAL = { botDojoApi: { id: 'botdojoBenchCred', name: 'BotDojo bench' } };
+/** n8n's generic Header Auth credential holding the key: what a user without the package builds. */
+const HEADER_AUTH = { httpHeaderAuth: { id: 'botdojoBenchHeader', name: 'BotDojo header' } };
 const EXPORT_FLOW = 'flow_echo';
 /** What a user writes in a Code node to read BotDojo's NDJSON stream: split, parse, join tokens. */
 const SPLIT_NDJSON = `const out = [];
@@ -72,13 +74,21 @@ function apiUrl(target, endpoint) {
 /** n8n's HTTP Request node calling the API. The key goes in a plain Authorization header (stored
  *  in the workflow), or with `withCredential` through the BotDojo API credential as a predefined
  *  credential type (n8n signs each request with the credential's `authenticate`). */
-function httpRequestNode(target, endpoint, body, options = {}, { withCredential = false } = {}) {
+function httpRequestNode(
+	target,
+	endpoint,
+	body,
+	options = {},
+	{ withCredential = false, headerAuth = false } = {},
+) {
 	const auth = withCredential
 		? { authentication: 'predefinedCredentialType', nodeCredentialType: 'botDojoApi' }
-		: {
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'Authorization', value: target.apiKey }] },
-			};
+		: headerAuth
+			? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' }
+			: {
+					sendHeaders: true,
+					headerParameters: { parameters: [{ name: 'Authorization', value: target.apiKey }] },
+				};
 	const parameters = {
 		method: 'POST',
 		url: apiUrl(target, endpoint),
@@ -88,7 +98,11 @@ function httpRequestNode(target, endpoint, body, options = {}, { withCredential 
 		jsonBody: typeof body === 'string' ? body : JSON.stringify(body),
 		options,
 	};
-	const extra = withCredential ? { credentials: CREDENTIAL } : {};
+	const extra = withCredential
+		? { credentials: CREDENTIAL }
+		: headerAuth
+			? { credentials: HEADER_AUTH }
+			: {};
 	return node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, parameters, extra);
 }
 
@@ -190,6 +204,7 @@ function benchWorkflows(
 	add('items-http', [...questions(), httpEach({})]);
 	// The same call with the key in the BotDojo API credential, as n8n advises for secrets.
 	add('items-http-cred', [...questions(), httpEach({ withCredential: true })]);
+	add('items-http-header', [...questions(), httpEach({ headerAuth: true })]);
 	// Remember by Key at the cap (issue 19): the node's static data is imported with `keys`
 	// conversations saved; the key comes from the webhook's query (?chat=…).
 	const remembered = {};
@@ -215,4 +230,4 @@ function benchWorkflows(
 	return list;
 }
 
-module.exports = { benchWorkflows, EXPORT_FLOW, CREDENTIAL };
+module.exports = { benchWorkflows, EXPORT_FLOW, CREDENTIAL, HEADER_AUTH };
