@@ -113,7 +113,7 @@ export function saidByService(body: unknown, apiKey: string): string | undefined
 	return whole === undefined ? undefined : quoteAnswer(whole, apiKey, 500);
 }
 
-export function retryAdvice(safeToRetry: boolean): string {
+function retryAdvice(safeToRetry: boolean): string {
 	return safeToRetry
 		? 'Safe to retry: BotDojo did not run anything.'
 		: 'Not safe to retry blindly: the flow may have run already, and running it again repeats what it does (e.g. sends an e-mail twice).';
@@ -122,7 +122,6 @@ export function retryAdvice(safeToRetry: boolean): string {
 /** The ids a request used: how a message names each, and where the user sets it. */
 function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
 	const s: Record<string, string | undefined> = settings.subject ?? {};
-	const node = (what: string) => `the ${what} in the node`;
 	const credential = (what: string) => `the ${what} of the BotDojo API credential`;
 	// A subject held in a variable may carry a kind without a row (TypeScript checks extra keys
 	// only of object literals): such an id still names itself, as its key says ("requestId").
@@ -134,7 +133,7 @@ function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
 		...Object.entries(rows).map(([key, { name, field }]) => ({
 			name,
 			id: s[key],
-			where: node(field),
+			where: `the ${field} in the node`,
 		})),
 	];
 }
@@ -306,7 +305,7 @@ export interface RunWords {
 }
 
 /** Which run failed, and the node's words for it. */
-export interface RunPlace {
+interface RunPlace {
 	flowId: string;
 	itemIndex: number;
 	words: RunWords;

@@ -26,7 +26,7 @@ import {
 	WAIT_NOT_NEEDED,
 } from './request';
 
-export interface RunRequest {
+interface RunRequest {
 	flowId: string;
 	sessionId?: string; // the session to run in; a new one when absent
 	body: IDataObject; // the flow's input
@@ -51,7 +51,7 @@ export interface RunRequest {
 	};
 }
 
-export interface RunAnswer {
+interface RunAnswer {
 	record: FlowRequestRecord;
 	/** Whether the events came as a stream (else the record came whole). */
 	streamed: boolean;
