@@ -4,7 +4,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { isCancel, nodeError, ReadFailure, saidByService } from './errors';
+import { errorText, isCancel, nodeError, ReadFailure, saidByService } from './errors';
 import { readCredentialOfRun, REMOTE_HTTP } from './project';
 import type { FullResponse } from './project';
 import {
@@ -83,7 +83,7 @@ export async function downloadSignedUrl(
 			abortSignal,
 			networkError: (error) => {
 				const code = (error as { code?: string })?.code ?? '';
-				const raw = (error as Error)?.message ?? String(error);
+				const raw = errorText(error);
 				let message = `Could not download the file from ${shownLink}${code ? ` (${code})` : ''}`;
 				if (isCancel(error)) message = CANCELED;
 				else if (error instanceof ReadFailure) message = raw;

@@ -39,18 +39,20 @@ export class ReadFailure extends Error {
 	}
 }
 
+/** A failure's own message, whatever was thrown. */
+export const errorText = (error: unknown): string => (error as Error)?.message ?? String(error);
+
 /** The connection failed while an answer was being read: `cause` says how. */
 export class AnswerBrokeOffError extends Error {
 	constructor(readonly cause: unknown) {
-		super((cause as Error)?.message ?? String(cause));
+		super(errorText(cause));
 	}
 }
 
 /** Whether a failure is a Stop (n8n's helper says ERR_CANCELED, axios "aborted"/"canceled"). */
 export function isCancel(error: unknown): boolean {
 	if (error instanceof ReadFailure) return error.kind === 'cancelled';
-	const raw = (error as Error)?.message ?? String(error);
-	return failureCode(error) === 'ERR_CANCELED' || /aborted|cancel/i.test(raw);
+	return failureCode(error) === 'ERR_CANCELED' || /aborted|cancel/i.test(errorText(error));
 }
 
 /** A failure worded by the transport: a NodeApiError when it quotes an answer (`cause`), else a
@@ -265,7 +267,7 @@ export function transportError(
 ): NodeApiError {
 	const brokeOff = error instanceof AnswerBrokeOffError;
 	const code = failureCode(brokeOff ? error.cause : error);
-	const raw = (error as Error)?.message ?? String(error);
+	const raw = errorText(error);
 	let safeToRetry = waiting || settings.repeatable !== false;
 	const bound = error instanceof ReadFailure && !isCancel(error) ? error : undefined;
 	let message = `The connection to BotDojo was lost: ${raw}`;

@@ -241,7 +241,7 @@ export class Deadline {
 	}
 }
 
-type Readable = AsyncIterable<Uint8Array | string>;
+export type Readable = AsyncIterable<Uint8Array | string>;
 
 /** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
 export function isReadable(body: unknown): body is Readable {
