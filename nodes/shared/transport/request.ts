@@ -329,7 +329,7 @@ export async function readAnswer(
 	try {
 		for await (const chunk of readWithin(body, bounds)) chunks.push(chunk);
 	} catch (failure) {
-		if (!error) throw failure; // an error answer is quoted as far as it came
+		if (!error) return await Promise.reject(failure); // an error answer: quoted as far as it came
 	}
 	const text = Buffer.concat(chunks)
 		.toString('utf8')
