@@ -4,23 +4,10 @@
  */
 import {
 	ExecutionBaseError,
-	NodeApiError,
 	NodeOperationError,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-
-/** Errors already shaped for the user: n8n's own (an expression's too), the transport's
- *  NodeApiError or a validation error. They pass as they are. */
-export function isNodeError(
-	value: unknown,
-): value is NodeApiError | NodeOperationError | ExecutionBaseError {
-	return (
-		value instanceof ExecutionBaseError ||
-		value instanceof NodeApiError ||
-		value instanceof NodeOperationError
-	);
-}
 
 /**
  * The error that fails the node. A streaming caller (a Chat Trigger or Webhook in streaming mode)
@@ -41,13 +28,15 @@ export function nodeFailure(
 	return failure;
 }
 
-/** A node error passes as it is; anything else is wrapped, naming the item it failed on. */
+/** A node error (n8n's own, an expression's, the transport's NodeApiError, a validation
+ *  NodeOperationError: all ExecutionBaseError) passes as it is; anything else is wrapped,
+ *  naming the item it failed on. */
 export function asNodeError(
 	ctx: IExecuteFunctions,
 	error: unknown,
 	itemIndex: number,
 ): ExecutionBaseError {
-	return isNodeError(error)
+	return error instanceof ExecutionBaseError
 		? error
 		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

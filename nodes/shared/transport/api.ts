@@ -13,7 +13,7 @@ import { nodeError, wrongAnswerError } from './errors';
 import type { BotDojoContext, Endpoint, RequestSettings } from './project';
 import { sendWithRetries } from './request';
 
-export type AnswerShape = 'an object' | 'an array' | 'a string';
+type AnswerShape = 'an object' | 'an array' | 'a string';
 
 /** The shape of a value in words, for errors: "an array", "a string", "null". */
 export function shapeOf(value: unknown): string {
@@ -44,7 +44,7 @@ const RECORD_FIELDS = {
 	document: { string: 'id fileName contentType logicalPath version created', number: 'sizeBytes' },
 } as const;
 
-export type RecordKind = keyof typeof RECORD_FIELDS;
+type RecordKind = keyof typeof RECORD_FIELDS;
 interface FieldValues {
 	string: string;
 	number: number;
@@ -59,10 +59,8 @@ type RecordOf<K extends RecordKind, F = (typeof RECORD_FIELDS)[K]> = IDataObject
 
 /** A flow request: the answer of a run, a row of an export. */
 export type FlowRequestRecord = RecordOf<'flowRequest'>;
-export type FlowSession = RecordOf<'session'>;
-export type DocumentRecord = RecordOf<'document'>;
-/** An index's status: its fields are not in the spec, so every field is kept as sent. */
-export type IndexStatus = IDataObject;
+type FlowSession = RecordOf<'session'>;
+type DocumentRecord = RecordOf<'document'>;
 
 /** The shapes (`shapeOf`) a field of each type may have. */
 const SHAPES: Record<FieldType, readonly string[]> = {
@@ -97,7 +95,7 @@ export function checkRecords(
 }
 
 /** The endpoint's result, unwrapped, of its shape, its records (`kind`) checked. */
-export function resultOf<T>(
+function resultOf<T>(
 	ctx: BotDojoContext,
 	answer: unknown,
 	endpoint: Endpoint,
@@ -115,13 +113,13 @@ export function resultOf<T>(
 }
 
 /** A record's place in the export's order: `modified`, then id (the spec pages on `modified`). */
-export interface Place {
+interface Place {
 	modified: string;
 	at: number;
 	id: string;
 }
 
-export function exportPlace(record: IDataObject | undefined): Place | undefined {
+function exportPlace(record: IDataObject | undefined): Place | undefined {
 	const { modified, id } = record ?? {};
 	if (typeof modified !== 'string' || typeof id !== 'string') return undefined;
 	const at = Date.parse(modified);
@@ -130,7 +128,7 @@ export function exportPlace(record: IDataObject | undefined): Place | undefined 
 
 /** Why an export page shows its paging does not advance, or undefined. `goesOn`: it says more
  *  follow and more are wanted. */
-export function pageStall(
+function pageStall(
 	results: IDataObject[],
 	page: {
 		goesOn: boolean;
@@ -363,12 +361,12 @@ export async function getTemporarySignedUrl(
 	});
 }
 
-/** Whether the index is ready, and how much it holds. */
+/** Whether the index is ready, and how much it holds (fields not in the spec: kept as sent). */
 export async function getIndexStatus(
 	ctx: BotDojoContext,
 	indexId: string,
 	itemIndex?: number,
-): Promise<IndexStatus> {
+): Promise<IDataObject> {
 	const settings = { subject: { indexId }, itemIndex };
 	return await positional(ctx, ['indexes', 'getStatus'], [indexId], settings, 'an object');
 }

@@ -4,8 +4,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { isCancel, nodeError, ReadFailure, saidByService } from './errors';
-import { readCredentials, REMOTE_HTTP } from './project';
+import { errorText, isCancel, nodeError, ReadFailure, saidByService } from './errors';
+import { readCredentialOfRun, REMOTE_HTTP } from './project';
 import type { FullResponse } from './project';
 import {
 	beginWithin,
@@ -41,7 +41,7 @@ export async function downloadSignedUrl(
 	{ itemIndex, sizeBytes }: { itemIndex?: number; sizeBytes?: unknown } = {},
 ): Promise<{ data: AsyncIterable<Buffer>; contentType?: string }> {
 	const abortSignal = ctx.getExecutionCancelSignal?.();
-	const { baseUrl, apiKey } = await readCredentials(ctx);
+	const { baseUrl, apiKey } = (await readCredentialOfRun(ctx)).fields;
 	// A hostile storage may name the key in an address these messages quote (a Location): it is
 	// redacted where the error leaves the node.
 	const fail = (cause: object, message: string, description: string) =>
@@ -83,7 +83,7 @@ export async function downloadSignedUrl(
 			abortSignal,
 			networkError: (error) => {
 				const code = (error as { code?: string })?.code ?? '';
-				const raw = (error as Error)?.message ?? String(error);
+				const raw = errorText(error);
 				let message = `Could not download the file from ${shownLink}${code ? ` (${code})` : ''}`;
 				if (isCancel(error)) message = CANCELED;
 				else if (error instanceof ReadFailure) message = raw;

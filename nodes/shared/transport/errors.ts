@@ -39,18 +39,20 @@ export class ReadFailure extends Error {
 	}
 }
 
+/** A failure's own message, whatever was thrown. */
+export const errorText = (error: unknown): string => (error as Error)?.message ?? String(error);
+
 /** The connection failed while an answer was being read: `cause` says how. */
 export class AnswerBrokeOffError extends Error {
 	constructor(readonly cause: unknown) {
-		super((cause as Error)?.message ?? String(cause));
+		super(errorText(cause));
 	}
 }
 
 /** Whether a failure is a Stop (n8n's helper says ERR_CANCELED, axios "aborted"/"canceled"). */
 export function isCancel(error: unknown): boolean {
 	if (error instanceof ReadFailure) return error.kind === 'cancelled';
-	const raw = (error as Error)?.message ?? String(error);
-	return failureCode(error) === 'ERR_CANCELED' || /aborted|cancel/i.test(raw);
+	return failureCode(error) === 'ERR_CANCELED' || /aborted|cancel/i.test(errorText(error));
 }
 
 /** A failure worded by the transport: a NodeApiError when it quotes an answer (`cause`), else a
@@ -113,7 +115,7 @@ export function saidByService(body: unknown, apiKey: string): string | undefined
 	return whole === undefined ? undefined : quoteAnswer(whole, apiKey, 500);
 }
 
-export function retryAdvice(safeToRetry: boolean): string {
+function retryAdvice(safeToRetry: boolean): string {
 	return safeToRetry
 		? 'Safe to retry: BotDojo did not run anything.'
 		: 'Not safe to retry blindly: the flow may have run already, and running it again repeats what it does (e.g. sends an e-mail twice).';
@@ -122,7 +124,6 @@ export function retryAdvice(safeToRetry: boolean): string {
 /** The ids a request used: how a message names each, and where the user sets it. */
 function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
 	const s: Record<string, string | undefined> = settings.subject ?? {};
-	const node = (what: string) => `the ${what} in the node`;
 	const credential = (what: string) => `the ${what} of the BotDojo API credential`;
 	// A subject held in a variable may carry a kind without a row (TypeScript checks extra keys
 	// only of object literals): such an id still names itself, as its key says ("requestId").
@@ -134,7 +135,7 @@ function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
 		...Object.entries(rows).map(([key, { name, field }]) => ({
 			name,
 			id: s[key],
-			where: node(field),
+			where: `the ${field} in the node`,
 		})),
 	];
 }
@@ -266,7 +267,7 @@ export function transportError(
 ): NodeApiError {
 	const brokeOff = error instanceof AnswerBrokeOffError;
 	const code = failureCode(brokeOff ? error.cause : error);
-	const raw = (error as Error)?.message ?? String(error);
+	const raw = errorText(error);
 	let safeToRetry = waiting || settings.repeatable !== false;
 	const bound = error instanceof ReadFailure && !isCancel(error) ? error : undefined;
 	let message = `The connection to BotDojo was lost: ${raw}`;
@@ -306,7 +307,7 @@ export interface RunWords {
 }
 
 /** Which run failed, and the node's words for it. */
-export interface RunPlace {
+interface RunPlace {
 	flowId: string;
 	itemIndex: number;
 	words: RunWords;

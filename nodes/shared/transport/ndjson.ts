@@ -3,8 +3,8 @@
  * within the run's deadline, the stream's bound and a line bound (readWithin); a failure says
  * what, and after how many events.
  */
-import { ReadFailure, type ReadFailureKind } from './errors';
-import { readWithin, type Deadline } from './request';
+import { errorText, ReadFailure, type ReadFailureKind } from './errors';
+import { readWithin, type Deadline, type Readable } from './request';
 
 /** A bad line, as NdjsonLines finds it: the stream reader adds the event count. */
 class LineFault extends Error {
@@ -130,7 +130,7 @@ export interface NdjsonStreamOptions {
 /** Reads NDJSON from `source` (within the stream's bound, the deadline and Stop: readWithin)
  *  until the final value; `events` counts the values before it. */
 export async function readNdjsonStream(
-	source: AsyncIterable<Uint8Array | string>,
+	source: Readable,
 	options: NdjsonStreamOptions,
 ): Promise<{ final: unknown; events: number }> {
 	const { maxLineChars = 16 * 1024 * 1024 } = options;
@@ -172,7 +172,7 @@ export async function readNdjsonStream(
 		if (error instanceof ReadFailure) throw failure(error.kind, error.message);
 		if (error instanceof LineFault || parseError) parseError = error;
 		else {
-			const detail = (error as Error)?.message ?? String(error);
+			const detail = errorText(error);
 			throw failure('dropped', `The connection dropped before the final result line (${detail})`);
 		}
 	}

@@ -19,7 +19,7 @@ export const MIN_KEY_CHARS = 12;
 
 /** Far above any key seen (BotDojo's look like the emulator's ~30 characters), below what HTTP
  *  headers commonly carry: a longer one is no BotDojo key. */
-export const MAX_KEY_CHARS = 1024;
+const MAX_KEY_CHARS = 1024;
 
 /** http:// to a host but this computer's loopback (localhost, 127.0.0.0/8, [::1]) would send the
  *  key unencrypted; anything after the host but a port, path, query or fragment counts as remote
@@ -130,17 +130,13 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
 	return credential;
 }
 
-export async function readCredentials(ctx: BotDojoContext): Promise<ProjectCredentials> {
-	return (await readCredentialOfRun(ctx)).fields;
-}
-
 /**
  * Signs with the project's key, which never leaves the transport: HMAC-SHA256 of the parts
  * (as JSON), base64url. What only a holder of the key can have written (Keep in Chat Memory's
  * markers) is told from what anyone could.
  */
 export async function keySigner(ctx: BotDojoContext): Promise<(parts: unknown[]) => string> {
-	const { apiKey } = await readCredentials(ctx);
+	const { apiKey } = (await readCredentialOfRun(ctx)).fields;
 	return (parts) => createHmac('sha256', apiKey).update(JSON.stringify(parts)).digest('base64url');
 }
 

@@ -283,15 +283,12 @@ export function redactDeep<T>(value: T, apiKey: string): T {
 	const onPath = new Set<object>();
 	const walk = (inner: object): Walked => {
 		onPath.add(inner);
-		return Array.isArray(inner)
-			? { value: inner, next: 0 }
-			: { value: inner, names: Object.keys(inner), next: 0 };
+		return { value: inner, names: Array.isArray(inner) ? undefined : Object.keys(inner), next: 0 };
 	};
 	const pending: Walked[] = [walk(value)];
 	for (;;) {
 		const top = pending[pending.length - 1];
-		const size = top.names ? top.names.length : (top.value as unknown[]).length;
-		if (top.next < size) {
+		if (top.next < (top.names ?? (top.value as unknown[])).length) {
 			const at = top.next++;
 			const field = top.names ? top.names[at] : at;
 			const inner = (top.value as Record<string | number, unknown>)[field];

@@ -69,12 +69,12 @@ export async function sendWithRetries(
 	const uploadBytes = isForm ? formBytes(body) : 0;
 	const refusal = async ({ statusCode, headers, body: answer }: FullResponse, attempts: number) => {
 		const said = await readAnswer(answer, { error: true, signal: abortSignal });
-		const [retryAfter, location] = [
-			headerOf(headers, 'retry-after'),
-			headerOf(headers, 'location'),
-		];
-		const facts = { attempts, retryAfter, url: options.url, location };
-		return apiError(ctx, statusCode, said, credentials, settings, facts);
+		return apiError(ctx, statusCode, said, credentials, settings, {
+			attempts,
+			retryAfter: headerOf(headers, 'retry-after'),
+			url: options.url,
+			location: headerOf(headers, 'location'),
+		});
 	};
 	const response = await retryWhileRateLimited({
 		send: async () => {
@@ -139,8 +139,9 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
 	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** `name` in lower case, as Node gives headers. */
 export function headerOf(headers: FullResponse['headers'], name: string): string | undefined {
-	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+	const value = headers?.[name];
 	return Array.isArray(value) ? value[0] : value;
 }
 
@@ -179,6 +180,8 @@ type DeadlineKind = 'timeout' | 'idle';
  */
 export class Deadline {
 	private readonly passed = new AbortController();
+	/** Aborts, with the ReadFailure of the limit, when a limit passes. */
+	readonly signal = this.passed.signal;
 	private readonly startedAt = Date.now();
 	/** What began (the answer, a stream…): idle time counts from then; undefined before. */
 	private what?: string;
@@ -194,17 +197,12 @@ export class Deadline {
 		void this.watch();
 	}
 
-	/** Aborts, with the ReadFailure of the limit, when a limit passes. */
-	get signal(): AbortSignal {
-		return this.passed.signal;
-	}
-
 	get reason(): ReadFailure | undefined {
-		return this.passed.signal.aborted ? (this.passed.signal.reason as ReadFailure) : undefined;
+		return this.signal.aborted ? (this.signal.reason as ReadFailure) : undefined;
 	}
 
 	/** The answer began: from now on a pause between chunks is held to `idleMs`. */
-	began(what = 'answer'): void {
+	began(what: string): void {
 		this.what = what;
 		this.lastChunkAt = Date.now();
 		if (this.nap) this.nap.abort(WAIT_NOT_NEEDED);
@@ -223,7 +221,7 @@ export class Deadline {
 
 	private async watch(): Promise<void> {
 		const { totalMs, idleMs = 0 } = this.limits;
-		while (!this.ended && !this.passed.signal.aborted) {
+		while (!this.ended && !this.signal.aborted) {
 			const now = Date.now();
 			const totalLeft = totalMs > 0 ? this.startedAt + totalMs - now : Infinity;
 			const idleLeft = idleMs > 0 && this.what ? this.lastChunkAt + idleMs - now : Infinity;
@@ -243,7 +241,7 @@ export class Deadline {
 	}
 }
 
-type Readable = AsyncIterable<Uint8Array | string>;
+export type Readable = AsyncIterable<Uint8Array | string>;
 
 /** A body read as a stream (`encoding: 'stream'`) rather than parsed. */
 export function isReadable(body: unknown): body is Readable {
@@ -254,7 +252,7 @@ export function isReadable(body: unknown): body is Readable {
  *  `cut` ended at the bytes within it), within `deadline` (each chunk stamps it) or its own of
  *  `totalMs` (worded `tooLate`), ended on Stop (`signal`, worded `canceled`); `hangUp` ends the
  *  body (by default: destroys it). */
-export interface BodyBounds {
+interface BodyBounds {
 	maxBytes: number;
 	tooLarge: string | (() => Error);
 	cut?: boolean;
@@ -327,12 +325,12 @@ export async function readAnswer(
 	const tooLarge = `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`;
 	const tooLate = `BotDojo's answer took longer than ${readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;
 	const chunks: Uint8Array[] = [];
-	const reading = (async () => {
-		const bounds = { maxBytes, tooLarge, cut: error, totalMs: readMs, tooLate, signal };
+	const bounds = { maxBytes, tooLarge, cut: error, totalMs: readMs, tooLate, signal };
+	try {
 		for await (const chunk of readWithin(body, bounds)) chunks.push(chunk);
-	})();
-	// An error answer is quoted as far as it came.
-	await (error ? reading.catch(() => undefined) : reading);
+	} catch (failure) {
+		if (!error) return await Promise.reject(failure); // an error answer: quoted as far as it came
+	}
 	const text = Buffer.concat(chunks)
 		.toString('utf8')
 		.replace(/^\uFEFF/, '');
@@ -366,7 +364,6 @@ const LONGEST_WAIT = 2 ** 31 - 1;
  *  banned in nodes: n8n-workflow's `sleep(ms, signal)` waits. */
 export async function waitFor(ms: number, signal: AbortSignal): Promise<void> {
 	try {
-		signal.throwIfAborted();
 		await workflow.sleep(Math.min(Math.max(0, ms), LONGEST_WAIT), signal);
 	} catch {
 		const reason = signal.reason as { message?: unknown } | undefined;

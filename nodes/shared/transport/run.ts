@@ -9,6 +9,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { checkRecords, shapeOf, type FlowRequestRecord } from './api';
 import {
+	errorText,
 	ReadFailure,
 	runFailure,
 	runRecordFailure,
@@ -22,11 +23,12 @@ import {
 	isReadable,
 	readWithin,
 	sendWithRetries,
+	type Readable,
 	waitFor,
 	WAIT_NOT_NEEDED,
 } from './request';
 
-export interface RunRequest {
+interface RunRequest {
 	flowId: string;
 	sessionId?: string; // the session to run in; a new one when absent
 	body: IDataObject; // the flow's input
@@ -51,7 +53,7 @@ export interface RunRequest {
 	};
 }
 
-export interface RunAnswer {
+interface RunAnswer {
 	record: FlowRequestRecord;
 	/** Whether the events came as a stream (else the record came whole). */
 	streamed: boolean;
@@ -118,7 +120,6 @@ async function answerOf(
 		return runFailure(ctx, new ReadFailure('cancelled', message), run, STREAM_LINES);
 	};
 	const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
-	const subject = sessionId ? { flowId, sessionId } : { flowId };
 	// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it. n8n's
 	// helper puts the execution's signal on a request, so the context's is the run's.
 	const { body, headers } = await sendWithRetries(
@@ -127,7 +128,7 @@ async function answerOf(
 		['flows', flowId, 'run'],
 		{ body: run.body, options },
 		{
-			subject,
+			subject: { flowId, sessionId },
 			itemIndex,
 			abortSignal: runAbort.signal,
 			retry: run.retry,
@@ -147,14 +148,12 @@ async function answerOf(
 		return { record, streamed: false };
 	}
 	deadline.began('stream');
-	return { record: await streamed(ctx, run, body as Chunks, runAbort, deadline), streamed: true };
+	return { record: await streamed(ctx, run, body, runAbort, deadline), streamed: true };
 }
-
-type Chunks = AsyncIterable<Uint8Array | string>;
 
 /** A Node stream as n8n's helper gives a body: iterated without destroying it on leaving. */
 interface NodeReadable {
-	iterator?: (options: { destroyOnReturn: boolean }) => Chunks;
+	iterator?: (options: { destroyOnReturn: boolean }) => Readable;
 	destroy?: (error?: Error) => void;
 	destroyed?: boolean;
 	closed?: boolean;
@@ -164,7 +163,7 @@ interface NodeReadable {
 async function streamed(
 	ctx: IExecuteFunctions,
 	run: RunRequest,
-	body: Chunks,
+	body: Readable,
 	runAbort: AbortController,
 	deadline: Deadline,
 ): Promise<IDataObject> {
@@ -179,8 +178,8 @@ async function streamed(
 		const final = await readNdjsonStream(chunks, {
 			onValue: (value) => {
 				// Every line is an event `{ "tag": … }` but the final one (the record).
-				const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-				if (!isObject || (value as { tag?: unknown }).tag === undefined) return true;
+				if (shapeOf(value) !== 'an object' || (value as { tag?: unknown }).tag === undefined)
+					return true;
 				stream?.event(value);
 				return false;
 			},
@@ -200,7 +199,7 @@ async function streamed(
 				throw runFailure(ctx, error, run, STREAM_LINES);
 			},
 		);
-		if (final === null || typeof final !== 'object' || Array.isArray(final)) {
+		if (shapeOf(final) !== 'an object') {
 			throw unexpectedRunAnswer(ctx, `a stream line that is ${shapeOf(final)}`, run);
 		}
 		return final as IDataObject;
@@ -258,8 +257,7 @@ async function wholeRecord(
 				parts.push(decoder.decode(chunk, { stream: true }));
 			}
 		} catch (error) {
-			const detail = (error as Error)?.message ?? String(error);
-			const message = `The connection dropped before BotDojo's whole answer had arrived (${detail}); ${bytes} bytes had arrived`;
+			const message = `The connection dropped before BotDojo's whole answer had arrived (${errorText(error)}); ${bytes} bytes had arrived`;
 			const failure = error instanceof ReadFailure ? error : new ReadFailure('dropped', message);
 			throw runFailure(ctx, failure, run, STREAM_LINES);
 		}
@@ -273,7 +271,7 @@ async function wholeRecord(
 			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', run, text);
 		}
 	}
-	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+	if (shapeOf(answer) !== 'an object') {
 		throw unexpectedRunAnswer(ctx, '', run, JSON.stringify(answer) ?? String(answer));
 	}
 	return answer as IDataObject;
