@@ -188,10 +188,7 @@ class SessionStore {
 	}
 
 	forget({ flowId, key }: Conversation, staticData: IDataObject): void {
-		const name = nameOf({ flowId, digest: keyDigest(key) });
-		const session = this.sessions.get(name);
-		if (!session) return;
-		this.sessions.delete(name);
+		if (!this.sessions.delete(nameOf({ flowId, digest: keyDigest(key) }))) return;
 		this.changed(flowId, true);
 		this.markChanged(staticData);
 	}
