@@ -338,9 +338,7 @@ export const operation: Operation<PreparedRun> = {
 		optionsProperty,
 	],
 
-	concurrency(this: IExecuteFunctions): number {
-		return readConcurrency(this);
-	},
+	concurrency: readConcurrency,
 
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRun {
 		return {
