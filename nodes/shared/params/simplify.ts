@@ -6,7 +6,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /** The node version from which Simplify is on by default. */
-const SIMPLIFY_DEFAULT_ON_FROM = 1.1;
+export const SIMPLIFY_DEFAULT_ON_FROM = 1.1;
 
 /** A `displayOptions.show` rule: only on node versions before `version` (saved workflows). */
 export function beforeVersion(version: number) {
@@ -14,20 +14,30 @@ export function beforeVersion(version: number) {
 }
 
 /** A `displayOptions.show` rule: only on node versions from `version` on. */
-function fromVersion(version: number) {
+export function fromVersion(version: number) {
 	return { '@version': [{ _cnd: { gte: version } }] };
 }
 
 /** One Simplify parameter per version range; n8n shows (and defaults) the one that matches. */
 export function simplifyProperties(description: string): INodeProperties[] {
-	return [false, true].map((on) => ({
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: on,
-		description,
-		displayOptions: { show: (on ? fromVersion : beforeVersion)(SIMPLIFY_DEFAULT_ON_FROM) },
-	}));
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: false,
+			description,
+			displayOptions: { show: beforeVersion(SIMPLIFY_DEFAULT_ON_FROM) },
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description,
+			displayOptions: { show: fromVersion(SIMPLIFY_DEFAULT_ON_FROM) },
+		},
+	];
 }
 
 export const SIMPLIFY_REQUESTS_DESCRIPTION =
