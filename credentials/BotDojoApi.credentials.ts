@@ -109,63 +109,36 @@ export class BotDojoApi implements ICredentialType {
 		// n8n's type wants rules of one kind per list; its tester (credentials-tester.service.js)
 		// reads both kinds from one list, status rules on a failed request, body rules on a 2xx.
 		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 400,
-					message:
+			...(
+				[
+					[
+						400,
 						'Base URL: BotDojo refused the test request as invalid (400). Check that the Base URL ends in /api/v1, e.g. https://api.botdojo.com/api/v1.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
+					],
+					[
+						401,
 						'API Key: BotDojo rejected it (401). Copy it again from Project Settings → API Keys, exactly as shown and without "Bearer".',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
+					],
+					[
+						403,
 						'API Key: it is valid but is a flow key (403), which can only run the one flow it was made for, so this test cannot pass. It works with BotDojo Run Flow for that flow; every other node needs a project key.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
+					],
+					[
+						404,
 						'Account ID or Project ID: BotDojo does not know this account with this project (404). Check both against the address of your project page, and that the Base URL ends in /api/v1.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 429,
-					message: `BotDojo is limiting the request rate (429). ${NOT_CHECKED}`,
-				},
-			},
-			...[300, 301, 302, 303, 305, 307, 308].map((value) => ({
-				type: 'responseCode' as const,
-				properties: { value, message: REDIRECTED },
-			})),
-			...[500, 502, 503, 504].map((value) => ({
-				type: 'responseCode' as const,
-				properties: {
-					value,
-					message: `BotDojo is temporarily unavailable (${value}). ${NOT_CHECKED}`,
-				},
-			})),
-			...EVERY_STATUS.map((value) => ({
-				type: 'responseCode' as const,
-				properties: {
-					value,
-					message: `BotDojo answered the test request with status ${value}, so the credential was not checked. Check that the Base URL is the address of the BotDojo API, ending in /api/v1, e.g. https://api.botdojo.com/api/v1.`,
-				},
-			})),
+					],
+					[429, `BotDojo is limiting the request rate (429). ${NOT_CHECKED}`],
+					...[300, 301, 302, 303, 305, 307, 308].map((value) => [value, REDIRECTED]),
+					...[500, 502, 503, 504].map((value) => [
+						value,
+						`BotDojo is temporarily unavailable (${value}). ${NOT_CHECKED}`,
+					]),
+					...EVERY_STATUS.map((value) => [
+						value,
+						`BotDojo answered the test request with status ${value}, so the credential was not checked. Check that the Base URL is the address of the BotDojo API, ending in /api/v1, e.g. https://api.botdojo.com/api/v1.`,
+					]),
+				] as Array<[number, string]>
+			).map(([value, message]) => ({ type: 'responseCode', properties: { value, message } })),
 			{
 				// n8n fails the test when the 2xx body's `key` equals `value`: every export page has
 				// `hasMore`, so a 200 without it (a proxy's or login page, another service) fails.

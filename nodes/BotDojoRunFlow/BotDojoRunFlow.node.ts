@@ -1,11 +1,6 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { router } from '../shared/execution';
+import { executeOperations } from '../shared/execution';
 import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
 import { operation as run, runFlowInputs } from './actions/run.operation';
 
@@ -71,7 +66,5 @@ export class BotDojoRunFlow implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this, [run]);
-	}
+	execute = executeOperations([run]);
 }

@@ -98,13 +98,10 @@ export class BotDojoTrigger implements INodeType {
 
 /** The records that start the workflow now, as items. */
 async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
-	const flowId = requireLocatorId(
-		{ node: ctx.getNode(), itemIndex: 0 },
-		FLOW_ID,
-		ctx.getNodeParameter('flowId', ''),
-	);
+	const place = { node: ctx.getNode(), itemIndex: 0 };
+	const flowId = requireLocatorId(place, FLOW_ID, ctx.getNodeParameter('flowId', ''));
 	const statuses = checkedOption(
-		{ node: ctx.getNode(), itemIndex: 0 },
+		place,
 		TRIGGER_ON,
 		ctx.getNodeParameter(TRIGGER_ON.name, 'both'),
 	) as StatusFilter;

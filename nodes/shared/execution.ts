@@ -66,31 +66,23 @@ export function operationParameters(operations: readonly Operation[]): INodeProp
 	);
 }
 
-/** A node's `execute`: the router over its operations. */
-export function executeOperations(operations: readonly Operation[]) {
-	return async function (this: IExecuteFunctions) {
-		return await router.call(this, operations);
-	};
-}
-
 /**
- * The one entry of every action node: picks the operation (by the node's `operation`
- * parameter when it has several), then runs it over the items.
+ * A node's `execute`, the one entry of every action node (the router): picks the operation (by
+ * the node's `operation` parameter when it has several), then runs it over the items.
  */
-export async function router(
-	this: IExecuteFunctions,
-	operations: readonly Operation[],
-): Promise<INodeExecutionData[][]> {
-	const name =
-		operations.length === 1 ? undefined : (this.getNodeParameter('operation', 0) as string);
-	const operation =
-		name === undefined ? operations[0] : operations.find((o) => o.option.value === name);
-	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${name}" is not known`, {
-			description: `Choose one of: ${operations.map((known) => known.option.value).join(', ')}.`,
-		});
-	}
-	return [await runItems(this, operation)];
+export function executeOperations(operations: readonly Operation[]) {
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const name =
+			operations.length === 1 ? undefined : (this.getNodeParameter('operation', 0) as string);
+		const operation =
+			name === undefined ? operations[0] : operations.find((o) => o.option.value === name);
+		if (!operation) {
+			throw new NodeOperationError(this.getNode(), `The operation "${name}" is not known`, {
+				description: `Choose one of: ${operations.map((known) => known.option.value).join(', ')}.`,
+			});
+		}
+		return [await runItems(this, operation)];
+	};
 }
 
 /** Prepares every item first (nothing is sent if one is invalid, unless Continue On Fail), then

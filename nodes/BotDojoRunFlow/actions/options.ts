@@ -414,8 +414,8 @@ export function readRunOptions(
 }
 
 /** The Concurrency option (one value for the whole node, read from the first item). */
-export function readConcurrency(ctx: IExecuteFunctions): number {
-	const value = ctx.getNodeParameter('options.concurrency', 0, 1) as number;
+export function readConcurrency(this: IExecuteFunctions): number {
+	const value = this.getNodeParameter('options.concurrency', 0, 1) as number;
 	return Math.min(50, Math.max(1, Math.floor(Number(value)) || 1));
 }
 

@@ -255,8 +255,9 @@ function readOutputShape(
 	if (!output) return { simplify: ctx.getNodeParameter('simplify', itemIndex, true) as boolean };
 	if (output !== 'selected') return { simplify: output !== 'raw' };
 	const chosen = ctx.getNodeParameter('toolFields', itemIndex, []) as unknown;
-	const known = FIELDS.map((field) => field.value);
-	const fields = Array.isArray(chosen) ? chosen.filter((f) => known.includes(f as string)) : [];
+	const fields = Array.isArray(chosen)
+		? chosen.filter((f) => FIELDS.some((field) => field.value === f))
+		: [];
 	if (fields.length === 0) {
 		throw invalidInput(
 			placeOf(ctx, itemIndex),
@@ -338,9 +339,7 @@ export const operation: Operation<PreparedRun> = {
 		optionsProperty,
 	],
 
-	concurrency(this: IExecuteFunctions): number {
-		return readConcurrency(this);
-	},
+	concurrency: readConcurrency,
 
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRun {
 		return {

@@ -2,7 +2,7 @@
  * What a run gives n8n: its answer live (tokens forwarded where n8n streams the workflow's
  * response, canvas markup held back) and its output item (simplified, or the raw record).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { jsonParse, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
 import type { FlowRequestRecord } from '../../shared/transport/api';
@@ -115,11 +115,7 @@ function heldFrom(text: string): number {
 
 /** A canvas as JSON when it is JSON, else its text. */
 function parsed(text: string): unknown {
-	try {
-		return JSON.parse(text.trim());
-	} catch {
-		return text;
-	}
+	return jsonParse(text.trim(), { fallbackValue: text });
 }
 
 /**
@@ -307,8 +303,8 @@ export function outputJson(
 		const read = field === 'intermediateSteps' && options.keepEmptySteps;
 		if (Array.isArray(value) && value.length === 0 && !read) delete simplified[field];
 	}
-	if (!options.fields) return simplified;
 	// A tool's Output › Selected Fields: those fields, as far as the output has them.
-	const fields = options.fields;
+	const { fields } = options;
+	if (!fields) return simplified;
 	return Object.fromEntries(Object.entries(simplified).filter(([field]) => fields.includes(field)));
 }

@@ -188,10 +188,7 @@ class SessionStore {
 	}
 
 	forget({ flowId, key }: Conversation, staticData: IDataObject): void {
-		const name = nameOf({ flowId, digest: keyDigest(key) });
-		const session = this.sessions.get(name);
-		if (!session) return;
-		this.sessions.delete(name);
+		if (!this.sessions.delete(nameOf({ flowId, digest: keyDigest(key) }))) return;
 		this.changed(flowId, true);
 		this.markChanged(staticData);
 	}
@@ -295,11 +292,6 @@ export function assertRememberedMapVisible(ctx: IExecuteFunctions, itemIndex: nu
 	);
 }
 
-/** BotDojo refused the session before any flow ran (the transport marks its error so). */
-function isSessionRefused(error: unknown): boolean {
-	return error instanceof NodeApiError && error.context.sessionRefused === true;
-}
-
 /**
  * Runs in session `known` (none: a new one) and says in the output's `session` how the session
  * came about. When BotDojo refuses the session (Remember by Key's or Keep in Chat Memory's) it
@@ -320,7 +312,9 @@ export async function runInSession(
 	try {
 		outcome = await runIn(known.id);
 	} catch (error) {
-		if (!known.id || !isSessionRefused(error)) throw asNodeError(ctx, error, itemIndex);
+		// BotDojo refused the session before any flow ran (the transport marks its error so).
+		const refused = error instanceof NodeApiError && error.context.sessionRefused === true;
+		if (!known.id || !refused) throw asNodeError(ctx, error, itemIndex);
 		use = 'replaced';
 		outcome = await runIn(await replace());
 	}

@@ -22,9 +22,6 @@ export const OPTION_NAMES = {
 	externalInput: 'External Input (JSON)',
 } as const;
 
-/** The longest time a timer can wait (2^31-1 ms, about 24.8 days): the longest Timeout. */
-export const LONGEST_WAIT_MS = 2 ** 31 - 1;
-
 /** How a run's failures name the options that change them. */
 export const RUN_WORDS = {
 	timeout: 'Timeout',

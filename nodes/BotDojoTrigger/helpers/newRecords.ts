@@ -88,7 +88,7 @@ const MAX_SAVED_CURSOR = 4096;
 /** Windows searched, most recent first, for the latest request of a manual run. */
 const MANUAL_WINDOWS_MS = [DAY_MS, 30 * DAY_MS, 365 * DAY_MS, undefined];
 
-export function statusMatches(record: IDataObject, statuses: StatusFilter): boolean {
+function statusMatches(record: IDataObject, statuses: StatusFilter): boolean {
 	return statuses === 'both' || record.status === statuses;
 }
 

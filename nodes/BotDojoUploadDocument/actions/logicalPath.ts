@@ -35,11 +35,7 @@ export function logicalPathProperty(
 
 /** Whether the text holds an ASCII control character (U+0000–U+001F, U+007F), e.g. a line break. */
 export function hasControlCharacter(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-	return false;
+	return [...text].some((char) => char < ' ' || char === '\x7f');
 }
 
 /** The item's path, trimmed; `rules` is the help of every error about it. */

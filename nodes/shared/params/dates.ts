@@ -62,14 +62,11 @@ function readOtherFormats(text: string, timeZone: string): DateReading {
 	return { problem: `"${text}" is not an ISO 8601 date` };
 }
 
-/** A luxon DateTime, a moment or a JS Date, read through its own methods. */
+/** A luxon DateTime, a moment or a JS Date: each gives its milliseconds as its valueOf(). */
 function readDateObject(value: object): DateReading {
 	const candidate = value as {
 		isValid?: boolean | (() => boolean);
 		invalidReason?: string | null;
-		toMillis?: () => number;
-		getTime?: () => number;
-		valueOf: () => unknown;
 	};
 	const valid =
 		typeof candidate.isValid === 'function' ? candidate.isValid() : candidate.isValid !== false;
@@ -78,12 +75,7 @@ function readDateObject(value: object): DateReading {
 			problem: `is an invalid date${candidate.invalidReason ? ` (${candidate.invalidReason})` : ''}`,
 		};
 	}
-	const ms =
-		typeof candidate.toMillis === 'function'
-			? candidate.toMillis()
-			: typeof candidate.getTime === 'function'
-				? candidate.getTime()
-				: candidate.valueOf();
+	const ms = value.valueOf();
 	if (typeof ms !== 'number' || !Number.isFinite(ms)) return { problem: 'is not a date' };
 	return { ms };
 }
