@@ -216,7 +216,7 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 /**
  * Which BotDojo session a run uses: a new one, a given one, the one remembered for a key (e.g. a
- * Chat Trigger's sessionId; see sessionStore.ts), or the one kept in the chat memory.
+ * Chat Trigger's sessionId; see helpers/rememberByKey.ts), or the one kept in the chat memory.
  */
 function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
 	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new') as string;

@@ -1,5 +1,5 @@
 /**
- * What one run needs from the node's Options (read and checked by actions/readOptions.ts), and
+ * What one run needs from the node's Options (read and checked by actions/options.ts), and
  * the names the panel shows for the options that messages mention: kept here, below both the
  * parameters that display them and the helpers that word errors with them.
  */
