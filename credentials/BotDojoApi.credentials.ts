@@ -6,7 +6,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { REMOTE_HTTP } from '../nodes/shared/transport/project';
+/** http:// to a host but this computer's loopback (localhost, 127.0.0.0/8, [::1]) would send the
+ *  key unencrypted; anything after the host but a port, path, query or fragment counts as remote
+ *  (`http://127.0.0.1@example.com`). Defined here, below every node: the Test (an expression)
+ *  and the transport's requests and downloads refuse the same addresses. */
+export const REMOTE_HTTP =
+	/^http:\/\/(?!(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:[/?#]|$))/i;
 
 /**
  * The Base URL in the Test request: trimmed, without trailing slashes; an http:// address of

@@ -3,21 +3,22 @@
  * Folders are layers and imports point down them: a file may import its own layer or a lower
  * one, never a higher one. Prints every import with its layers; exits 1 on one that points up.
  *
- *   5 node        nodes/<Node>/<Node>.node.ts, credentials/
+ *   5 node        nodes/<Node>/<Node>.node.ts
  *   4 operation   nodes/<Node>/actions/
  *   3 helpers     nodes/<Node>/helpers/ (the node's own machinery)
  *   2 kits        nodes/shared/params/, nodes/shared/*.ts (execution.ts, validation.ts, itemErrors.ts)
  *   1 transport   nodes/shared/transport/, nodes/shared/binary/ (the only code that knows BotDojo)
+ *   0 credential  credentials/ (its fields and the rules on them; imports nothing of the nodes)
  */
 const fs = require('fs');
 const path = require('path');
 
 const root = path.resolve(__dirname, '..');
-const LAYERS = ['', 'transport', 'kits', 'helpers', 'operation', 'node'];
+const LAYERS = ['credential', 'transport', 'kits', 'helpers', 'operation', 'node'];
 
 function layerOf(file) {
 	const rel = path.relative(root, file).split(path.sep).join('/');
-	if (rel.startsWith('credentials/')) return 5;
+	if (rel.startsWith('credentials/')) return 0;
 	if (/^nodes\/shared\/(transport|binary)\//.test(rel)) return 1;
 	if (/^nodes\/shared\//.test(rel)) return 2;
 	if (/^nodes\/[^/]+\/[^/]+\.node\.ts$/.test(rel)) return 5;

@@ -37,7 +37,7 @@ const ENCODED = '~';
  * Feeds `value`'s JSON text to `hash` in pieces, walking it with a stack of its own: a body
  * nested 20,000 deep overflows JSON.stringify's call stack (and stopped every poll), not this.
  * For a parsed answer the text is JSON.stringify's, so saved keys stay the same. Its time and
- * memory are linear in the answer, which READ_BOUNDS bounds.
+ * memory are linear in the answer, whose size the transport bounds.
  */
 function hashJson(hash: Hash, value: unknown): void {
 	let text = '';

@@ -4,8 +4,10 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { REMOTE_HTTP } from '../../../credentials/BotDojoApi.credentials';
+
 import { errorText, isCancel, nodeError, ReadFailure, saidByService } from './errors';
-import { readCredentialOfRun, REMOTE_HTTP } from './project';
+import { readCredentialOfRun } from './project';
 import type { FullResponse } from './project';
 import {
 	beginWithin,

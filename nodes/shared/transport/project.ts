@@ -10,6 +10,8 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { REMOTE_HTTP } from '../../../credentials/BotDojoApi.credentials';
+
 import { nodeError } from './errors';
 
 export const CREDENTIAL_TYPE = 'botDojoApi';
@@ -20,12 +22,6 @@ export const MIN_KEY_CHARS = 12;
 /** Far above any key seen (BotDojo's look like the emulator's ~30 characters), below what HTTP
  *  headers commonly carry: a longer one is no BotDojo key. */
 const MAX_KEY_CHARS = 1024;
-
-/** http:// to a host but this computer's loopback (localhost, 127.0.0.0/8, [::1]) would send the
- *  key unencrypted; anything after the host but a port, path, query or fragment counts as remote
- *  (`http://127.0.0.1@example.com`). A RegExp: the credential's Test (an expression) uses it. */
-export const REMOTE_HTTP =
-	/^http:\/\/(?!(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:[/?#]|$))/i;
 
 export type BotDojoContext =
 	| IExecuteFunctions
