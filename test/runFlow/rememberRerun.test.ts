@@ -86,3 +86,28 @@ it('BotDojo refusing the remembered session: one run more, in a new session', as
 	expect(botdojo.requests).toHaveLength(2);
 	expect(again.items[0].json.session).toBe('replaced');
 });
+
+it('a redirect whose body says "Error loading session" is no refusal: one run, no new session', async () => {
+	const staticData: IDataObject = {};
+	botdojo.answer = (_, res) => {
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(
+			'{"id":"r","flow_session_id":"ses_1","status":"complete","response":{"text_output":"ok"}}',
+		);
+	};
+	const items = [{ json: { chat: 'c', text: 'Hi' } }];
+	await runNode({ node: remember, items, credentials: botdojo.credentials, staticData });
+	botdojo.requests.length = 0;
+	botdojo.answer = (_, res) => {
+		res.writeHead(302, { 'content-type': 'application/json', location: '/elsewhere' });
+		res.end('{"error":"Error loading session ses_1"}');
+	};
+	const again = await runNode({
+		node: remember,
+		items,
+		credentials: botdojo.credentials,
+		staticData,
+	});
+	expect(botdojo.requests).toHaveLength(1);
+	expect(again.error?.message).toContain('answered with a redirect (302)');
+});

@@ -227,9 +227,10 @@ export function apiError(
 		itemIndex: settings.itemIndex,
 	});
 	// BotDojo refused the session while loading the request, before any flow ran: in its own
-	// words (not what a flow's error quotes), on any error status. The caller may run again in
-	// a new session.
-	if (settings.subject?.sessionId && /^error loading session\b/i.test(serviceMessage(body) ?? ''))
+	// words (not what a flow's error quotes), on a failed request (400 or more; a redirect's
+	// body is no refusal). The caller may run again in a new session.
+	const sessionId = statusCode >= 400 && settings.subject?.sessionId;
+	if (sessionId && /^error loading session\b/i.test(serviceMessage(body) ?? ''))
 		error.context.sessionRefused = true;
 	return error;
 }
