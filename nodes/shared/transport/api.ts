@@ -10,13 +10,13 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { nodeError, wrongAnswerError } from './errors';
-import type { BotDojoContext, Endpoint, RequestSettings } from './project';
+import type { BotDojoContext, Endpoint, RequestSubject } from './project';
 import { sendWithRetries } from './request';
 
 type AnswerShape = 'an object' | 'an array' | 'a string';
 
 /** The shape of a value in words, for errors: "an array", "a string", "null". */
-export function shapeOf(value: unknown): string {
+export function shapeOf(value: unknown) {
 	if (value === null) return 'null';
 	if (value === undefined) return 'nothing';
 	if (Array.isArray(value)) return 'an array';
@@ -25,7 +25,7 @@ export function shapeOf(value: unknown): string {
 
 /** Positional endpoints wrap their answer in `{ results }`, sometimes with more beside it;
  *  some do not wrap it. Both are read. */
-export function unwrapResults(answer: unknown): unknown {
+export function unwrapResults(answer: unknown) {
 	const wrapped = shapeOf(answer) === 'an object' && Object.hasOwn(answer as object, 'results');
 	return wrapped ? (answer as { results: unknown }).results : answer;
 }
@@ -63,7 +63,7 @@ type FlowSession = RecordOf<'session'>;
 type DocumentRecord = RecordOf<'document'>;
 
 /** The shapes (`shapeOf`) a field of each type may have. */
-const SHAPES: Record<FieldType, readonly string[]> = {
+const SHAPES = {
 	string: ['a string'],
 	number: ['a number'],
 	object: ['an object'],
@@ -78,7 +78,7 @@ export function checkRecords(
 	kind: RecordKind,
 	endpoint: Endpoint,
 	itemIndex?: number,
-): void {
+) {
 	const fields = Object.entries(RECORD_FIELDS[kind]).flatMap(([type, names]) =>
 		names.split(' ').map((name) => [name, SHAPES[type as FieldType]] as const),
 	);
@@ -94,24 +94,6 @@ export function checkRecords(
 	}
 }
 
-/** The endpoint's result, unwrapped, of its shape, its records (`kind`) checked. */
-function resultOf<T>(
-	ctx: BotDojoContext,
-	answer: unknown,
-	endpoint: Endpoint,
-	shape: AnswerShape,
-	kind?: RecordKind,
-	itemIndex?: number,
-): T {
-	const result = unwrapResults(answer);
-	if (shapeOf(result) !== shape) {
-		throw wrongAnswerError(ctx, answer, endpoint, shape, result, itemIndex);
-	}
-	if (kind)
-		checkRecords(ctx, answer, Array.isArray(result) ? result : [result], kind, endpoint, itemIndex);
-	return result as T;
-}
-
 /** A record's place in the export's order: `modified`, then id (the spec pages on `modified`). */
 interface Place {
 	modified: string;
@@ -119,7 +101,7 @@ interface Place {
 	id: string;
 }
 
-function exportPlace(record: IDataObject | undefined): Place | undefined {
+function exportPlace(record: IDataObject | undefined) {
 	const { modified, id } = record ?? {};
 	if (typeof modified !== 'string' || typeof id !== 'string') return undefined;
 	const at = Date.parse(modified);
@@ -137,7 +119,7 @@ function pageStall(
 		lastPlace?: Place;
 		query: { fromDate?: string; toDate?: string };
 	},
-): string | undefined {
+) {
 	const { goesOn, nextCursor, lastPlace } = page;
 	if (goesOn) {
 		if (results.length === 0) return 'it said more records follow but sent an empty page';
@@ -169,7 +151,7 @@ function outsideDates(
 }
 
 /** Later, or as late with another id: how ids order at the same time is BotDojo's own. */
-function isAfter(next: Place, last: Place): boolean {
+function isAfter(next: Place, last: Place) {
 	return next.at > last.at || (next.at === last.at && next.id !== last.id);
 }
 
@@ -177,24 +159,34 @@ function isAfter(next: Place, last: Place): boolean {
 const MAX_PAGE_SIZE = 1000;
 
 /** `{ params }`: trailing absent parameters left out, an absent one before a present one null. */
-export function positionalBody(params: readonly unknown[]): { params: unknown[] } {
+export function positionalBody(params: readonly unknown[]) {
 	let length = params.length;
 	while (length > 0 && (params[length - 1] === undefined || params[length - 1] === null)) length--;
 	return { params: params.slice(0, length).map((value) => (value === undefined ? null : value)) };
 }
 
-/** POSTs `{ params }` to a positional endpoint: its result unwrapped, of its `shape`, its records
- *  checked (`kind`: the spec's record it returns). */
-async function positional<T>(
+/** POSTs `{ params }` to a positional endpoint, or a form: its result unwrapped, of its `shape`,
+ *  its records checked (`kind`: the spec's record it returns). */
+async function post<T>(
 	ctx: BotDojoContext,
 	endpoint: Endpoint,
-	params: readonly unknown[],
-	settings: RequestSettings,
+	params: readonly unknown[] | FormData,
+	subject: RequestSubject,
+	itemIndex: number | undefined,
 	shape: AnswerShape,
 	kind?: RecordKind,
 ): Promise<T> {
-	const { body } = await sendWithRetries(ctx, 'POST', endpoint, positionalBody(params), settings);
-	return resultOf<T>(ctx, body, endpoint, shape, kind, settings.itemIndex);
+	const body = params instanceof FormData ? params : positionalBody(params);
+	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, {
+		subject,
+		itemIndex,
+	});
+	const result = unwrapResults(answer);
+	if (shapeOf(result) !== shape)
+		throw wrongAnswerError(ctx, answer, endpoint, shape, result, itemIndex);
+	if (kind)
+		checkRecords(ctx, answer, Array.isArray(result) ? result : [result], kind, endpoint, itemIndex);
+	return result as T;
 }
 
 /** A new session of the flow, holding `data` (stores of variables); runs no flow. */
@@ -204,9 +196,8 @@ export async function createSession(
 	data: IDataObject,
 	itemIndex?: number,
 ): Promise<FlowSession> {
-	const settings = { subject: { flowId }, itemIndex };
 	const endpoint = ['flow_sessions', 'createSession'];
-	return await positional(ctx, endpoint, [flowId, data], settings, 'an object', 'session');
+	return await post(ctx, endpoint, [flowId, data], { flowId }, itemIndex, 'an object', 'session');
 }
 
 /** Every request of one session of the flow, in order. */
@@ -216,9 +207,17 @@ export async function loadRequestsBySession(
 	sessionId: string,
 	itemIndex?: number,
 ): Promise<FlowRequestRecord[]> {
-	const settings = { subject: { flowId, sessionId }, itemIndex };
 	const endpoint = ['flow_requests', 'loadByFlowSession'];
-	return await positional(ctx, endpoint, [flowId, sessionId], settings, 'an array', 'flowRequest');
+	const subject = { flowId, sessionId };
+	return await post(
+		ctx,
+		endpoint,
+		[flowId, sessionId],
+		subject,
+		itemIndex,
+		'an array',
+		'flowRequest',
+	);
 }
 
 export interface ExportQuery {
@@ -243,11 +242,14 @@ export async function exportRequestsPage(
 	ctx: BotDojoContext,
 	{ flowId, afterCursor, limit, fromDate, toDate, signal }: PageQuery,
 	itemIndex = 0,
-): Promise<{ results: FlowRequestRecord[]; nextCursor?: string; hasMore: boolean }> {
+) {
 	const endpoint = ['flow_requests', 'export'];
 	const body = positionalBody([flowId, afterCursor, limit, fromDate, toDate]);
-	const settings = { subject: { flowId }, itemIndex, abortSignal: signal };
-	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, settings);
+	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, {
+		subject: { flowId },
+		itemIndex,
+		abortSignal: signal,
+	});
 	const page = (shapeOf(answer) === 'an object' ? answer : { results: answer }) as IDataObject;
 	if (!Array.isArray(page.results)) {
 		const expected = 'a list of records in "results"';
@@ -278,8 +280,11 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 	for (let page = 1; remaining > 0; page++) {
 		if (afterCursor !== undefined) cursorsSent.add(afterCursor);
 		const limit = Math.min(query.pageSize ?? MAX_PAGE_SIZE, remaining);
-		const pageQuery = { flowId, afterCursor, limit, fromDate, toDate, signal };
-		const { results, nextCursor, hasMore } = await exportRequestsPage(ctx, pageQuery, itemIndex);
+		const { results, nextCursor, hasMore } = await exportRequestsPage(
+			ctx,
+			{ flowId, afterCursor, limit, fromDate, toDate, signal },
+			itemIndex,
+		);
 		// A page larger than asked for is cut, so the limit holds whatever BotDojo sends; its
 		// cursor then points past records not returned, so it is not handed on.
 		const cut = results.length > remaining;
@@ -316,8 +321,16 @@ export async function uploadDocument(
 	form.append('logicalPath', upload.logicalPath);
 	if (upload.meta) form.append('meta', JSON.stringify(upload.meta));
 	const endpoint = ['documents', 'upload-file'];
-	const settings = { itemIndex, subject: { logicalPath: upload.logicalPath } };
-	const response = await sendWithRetries(ctx, 'POST', endpoint, form, settings).catch((error) => {
+	const subject = { logicalPath: upload.logicalPath };
+	return await post<DocumentRecord>(
+		ctx,
+		endpoint,
+		form,
+		subject,
+		itemIndex,
+		'an object',
+		'document',
+	).catch((error) => {
 		// A 403 here has two causes a user can act on: the message says both.
 		if (error instanceof NodeApiError && error.httpCode === '403') {
 			error.message =
@@ -325,7 +338,6 @@ export async function uploadDocument(
 		}
 		throw error;
 	});
-	return resultOf(ctx, response.body, endpoint, 'an object', 'document', itemIndex);
 }
 
 /** The record of the latest version of the document stored under `logicalPath`. */
@@ -334,9 +346,16 @@ export async function loadDocumentByLogicalPath(
 	logicalPath: string,
 	itemIndex?: number,
 ): Promise<DocumentRecord> {
-	const settings = { subject: { logicalPath }, itemIndex };
 	const endpoint = ['documents', 'loadByLogicalPath'];
-	return await positional(ctx, endpoint, [logicalPath], settings, 'an object', 'document');
+	return await post(
+		ctx,
+		endpoint,
+		[logicalPath],
+		{ logicalPath },
+		itemIndex,
+		'an object',
+		'document',
+	);
 }
 
 /** A link that downloads the document's version without a key until `expires` (ISO 8601). */
@@ -351,8 +370,14 @@ export async function getTemporarySignedUrl(
 		logicalPath: document.logicalPath ?? undefined,
 	};
 	const endpoint = ['documents', 'getTemporarySignedUrl'];
-	const settings = { subject, itemIndex };
-	const url = await positional<string>(ctx, endpoint, [document, expires], settings, 'a string');
+	const url = await post<string>(
+		ctx,
+		endpoint,
+		[document, expires],
+		subject,
+		itemIndex,
+		'a string',
+	);
 	if (url !== '') return url;
 	throw nodeError(ctx, 'BotDojo answered without a download link', {
 		description: 'documents/getTemporarySignedUrl returned an empty text instead of the link.',
@@ -367,8 +392,7 @@ export async function getIndexStatus(
 	indexId: string,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	const settings = { subject: { indexId }, itemIndex };
-	return await positional(ctx, ['indexes', 'getStatus'], [indexId], settings, 'an object');
+	return await post(ctx, ['indexes', 'getStatus'], [indexId], { indexId }, itemIndex, 'an object');
 }
 
 /** The chunks of the index whose metadata match `query` (e.g. {"page": {"$gte": 2}}). */
@@ -378,7 +402,6 @@ export async function queryIndexMetadata(
 	query: IDataObject,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
-	const settings = { subject: { indexId }, itemIndex };
 	const endpoint = ['indexes', 'queryMetadata'];
-	return await positional(ctx, endpoint, [indexId, query], settings, 'an array');
+	return await post(ctx, endpoint, [indexId, query], { indexId }, itemIndex, 'an array');
 }

@@ -6,6 +6,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { shapeOf } from './api';
+import { STREAM_LINES } from './ndjson';
 import {
 	knownApiKey,
 	REQUEST_IDS,
@@ -40,7 +41,7 @@ export class ReadFailure extends Error {
 }
 
 /** A failure's own message, whatever was thrown. */
-export const errorText = (error: unknown): string => (error as Error)?.message ?? String(error);
+export const errorText = (error: unknown) => (error as Error)?.message ?? String(error);
 
 /** The connection failed while an answer was being read: `cause` says how. */
 export class AnswerBrokeOffError extends Error {
@@ -50,7 +51,7 @@ export class AnswerBrokeOffError extends Error {
 }
 
 /** Whether a failure is a Stop (n8n's helper says ERR_CANCELED, axios "aborted"/"canceled"). */
-export function isCancel(error: unknown): boolean {
+export function isCancel(error: unknown) {
 	if (error instanceof ReadFailure) return error.kind === 'cancelled';
 	return failureCode(error) === 'ERR_CANCELED' || /aborted|cancel/i.test(errorText(error));
 }
@@ -61,7 +62,7 @@ export function nodeError(
 	ctx: Pick<BotDojoContext, 'getNode'>,
 	message: string,
 	{ description, itemIndex, cause }: { description: string; itemIndex?: number; cause?: object },
-): NodeApiError | NodeOperationError {
+) {
 	if (cause)
 		return new NodeApiError(ctx.getNode(), cause as JsonObject, {
 			message,
@@ -79,7 +80,7 @@ export function wrongAnswerError(
 	expected: string,
 	found: unknown,
 	itemIndex?: number,
-): Error {
+) {
 	let text: string;
 	try {
 		text = JSON.stringify(answer ?? null) ?? String(answer);
@@ -110,12 +111,12 @@ export function serviceMessage(body: unknown, depth = 0): string | undefined {
 }
 
 /** The service's words about a failure: the key redacted, then cut to 500 characters. */
-export function saidByService(body: unknown, apiKey: string): string | undefined {
+export function saidByService(body: unknown, apiKey: string) {
 	const whole = serviceMessage(body);
 	return whole === undefined ? undefined : quoteAnswer(whole, apiKey, 500);
 }
 
-function retryAdvice(safeToRetry: boolean): string {
+function retryAdvice(safeToRetry: boolean) {
 	return safeToRetry
 		? 'Safe to retry: BotDojo did not run anything.'
 		: 'Not safe to retry blindly: the flow may have run already, and running it again repeats what it does (e.g. sends an e-mail twice).';
@@ -168,7 +169,7 @@ export function apiError(
 	settings: RequestSettings,
 	/** `url`: the URL called; `location`: where a 3xx pointed. */
 	facts: { attempts: number; retryAfter?: string; url?: string; location?: string },
-): NodeApiError {
+) {
 	const said = saidByService(body, credentials.apiKey);
 	const saidLine = said ? `BotDojo said: "${said}". ` : '';
 	const ids = idsUsed(credentials, settings);
@@ -246,7 +247,7 @@ function redirectTarget(location = '', from?: string) {
 }
 
 /** n8n's helper wraps network errors: the system code is on the error, its cause, or httpCode. */
-function failureCode(error: unknown): string {
+function failureCode(error: unknown) {
 	const wrapped = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown } };
 	for (const candidate of [wrapped?.code, wrapped?.cause?.code, wrapped?.httpCode]) {
 		if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
@@ -265,7 +266,7 @@ export function transportError(
 	credentials: ProjectCredentials,
 	settings: RequestSettings,
 	waiting = false,
-): NodeApiError {
+) {
 	const brokeOff = error instanceof AnswerBrokeOffError;
 	const code = failureCode(brokeOff ? error.cause : error);
 	const raw = errorText(error);
@@ -314,42 +315,33 @@ interface RunPlace {
 	words: RunWords;
 }
 
-/** What to do about each way a run breaks after BotDojo accepted it. */
-function runHint(kind: ReadFailureKind, words: RunWords, streamLines: number): string {
+/** A run that broke after BotDojo accepted it: its stream, its deadline, a Stop. Never "safe
+ *  to retry": once accepted, the flow may have run. */
+export function runFailure(ctx: BotDojoContext, failure: ReadFailure, run: RunPlace) {
+	// A malformed line is quoted in the message: the runner redacts the key from it.
+	const { message, kind, events } = failure;
 	const memory = 'it was refused so that it could not use up the memory of n8n';
+	// What to do about each way a run breaks after BotDojo accepted it.
 	const hints: Record<ReadFailureKind, string> = {
 		malformed: 'BotDojo sent a line that is not JSON in the middle of the stream.',
-		oversize: `One line of the stream was larger than the option ${words.maxLine} allows; ${memory}. Raise the option if the flow really sends such large events.`,
-		overlong: `The whole stream was larger than ${streamLines} times the option ${words.maxLine} allows; ${memory}. Raise the option if the flow really sends this much.`,
+		oversize: `One line of the stream was larger than the option ${run.words.maxLine} allows; ${memory}. Raise the option if the flow really sends such large events.`,
+		overlong: `The whole stream was larger than ${STREAM_LINES} times the option ${run.words.maxLine} allows; ${memory}. Raise the option if the flow really sends this much.`,
 		incomplete: "The stream closed before BotDojo sent the flow's result.",
-		idle: `Raise the ${words.idleTimeout} option if the flow pauses this long on purpose.`,
-		timeout: `Raise the ${words.timeout} option if the flow needs longer.`,
+		idle: `Raise the ${run.words.idleTimeout} option if the flow pauses this long on purpose.`,
+		timeout: `Raise the ${run.words.timeout} option if the flow needs longer.`,
 		dropped: 'The connection broke: BotDojo, a proxy or the network closed it.',
 		cancelled: 'The execution was stopped.',
 	};
-	return hints[kind];
-}
-
-/** A run that broke after BotDojo accepted it: its stream, its deadline, a Stop. Never "safe
- *  to retry": once accepted, the flow may have run. */
-export function runFailure(
-	ctx: BotDojoContext,
-	failure: ReadFailure,
-	run: RunPlace,
-	streamLines: number,
-): Error {
-	// A malformed line is quoted in the message: the runner redacts the key from it.
-	const { message, kind, events } = failure;
 	return new NodeApiError(ctx.getNode(), { message, kind, eventsReceived: events } as JsonObject, {
 		message,
-		description: `${runHint(kind, run.words, streamLines)} The flow may have run, partly or fully. Look the run up among the flow requests of flow "${run.flowId}" in BotDojo before running it again. ${retryAdvice(false)}`,
+		description: `${hints[kind]} The flow may have run, partly or fully. Look the run up among the flow requests of flow "${run.flowId}" in BotDojo before running it again. ${retryAdvice(false)}`,
 		itemIndex: run.itemIndex,
 	});
 }
 
 /** The failure a run's record reports: still `pending` or `running` (no answer yet, and an empty
  *  one must not pass for it), or `error` (when the node fails on it). */
-export function runRecordFailure(ctx: BotDojoContext, record: IDataObject, run: RunPlace): Error {
+export function runRecordFailure(ctx: BotDojoContext, record: IDataObject, run: RunPlace) {
 	const status = String(record.status);
 	const request = String(record.id ?? '');
 	const ids = { flowRequestId: record.id ?? null };
@@ -378,7 +370,7 @@ export function unexpectedRunAnswer(
 	whatItIs: string,
 	run: Omit<RunPlace, 'words'>,
 	sample?: string,
-): Error {
+) {
 	const what =
 		sample === undefined ? whatItIs : `${whatItIs}${quoteAnswer(sample, knownApiKey(ctx), 200)}`;
 	const message = `BotDojo's answer to flows/${run.flowId}/run is not what that endpoint returns: expected a flow request record (an object), got ${what}`;

@@ -26,13 +26,6 @@ const CANCELED = 'The run was canceled while its stream was being read';
 /** The piece of the input V8's JSON.parse message quotes: `, ..."abc"... is not valid JSON`. */
 const PARSER_QUOTE = /,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/;
 
-/** Concatenation without copying: V8 keeps long joined strings as ropes. */
-export function joinedPieces(parts: readonly string[]): string {
-	let text = '';
-	for (const part of parts) text += part;
-	return text;
-}
-
 /** Bytes → lines → values; a character or a line split across chunks is held until whole. */
 export class NdjsonLines {
 	private readonly decoder = new TextDecoder('utf-8');
@@ -45,10 +38,10 @@ export class NdjsonLines {
 
 	constructor(
 		private readonly onValue: (value: unknown) => void,
-		private readonly maxLineChars = 16 * 1024 * 1024,
+		readonly maxLineChars = 16 * 1024 * 1024,
 	) {}
 
-	push(chunk: Uint8Array | string): void {
+	push(chunk: Uint8Array | string) {
 		const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
 		let start = 0;
 		for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
@@ -59,22 +52,24 @@ export class NdjsonLines {
 	}
 
 	/** The stream ended: a last line without a newline still counts. */
-	end(): void {
+	end() {
 		const rest = this.decoder.decode();
 		if (rest || this.pendingLength > 0) this.parse(this.take(rest));
 	}
 
-	private hold(piece: string): void {
+	private hold(piece: string) {
 		this.pending.push(piece);
 		this.pendingLength += piece.length;
 		if (this.pendingLength > this.maxLineChars) this.check(this.pendingLength, this.pending);
 	}
 
 	/** The line that `last` ends, whole; nothing is held after. */
-	private take(last: string): string {
+	private take(last: string) {
 		if (this.pendingLength === 0) return last;
 		this.hold(last);
-		const line = joinedPieces(this.pending);
+		// Concatenation without copying: V8 keeps long joined strings as ropes.
+		let line = '';
+		for (const piece of this.pending) line += piece;
 		this.pending = [];
 		this.pendingLength = 0;
 		return line;
@@ -84,15 +79,19 @@ export class NdjsonLines {
 	 * Refuses a line past `maxLineChars` (default 16 Mi), but for the final result line (no event
 	 * `{"tag":…`): it carries the answer twice, so may be longer by twice what came before it.
 	 */
-	private check(length: number, pieces: string[]): void {
-		const head = joinedPieces(pieces.slice(0, 80).map((piece) => piece.slice(0, 80))).slice(0, 80);
+	private check(length: number, pieces: string[]) {
+		const head = pieces
+			.slice(0, 80)
+			.map((piece) => piece.slice(0, 80))
+			.join('')
+			.slice(0, 80);
 		if (!EVENT_LINE.test(head) && length <= this.maxLineChars + 2 * this.charsRead) return;
 		const size = `${this.maxLineChars} characters (at least ${length} so far)`;
 		const message = `Line ${this.lineCount + 1} of the stream is longer than ${size}`;
 		throw new LineFault('oversize', `${message} and was refused rather than held in memory`);
 	}
 
-	private parse(line: string): void {
+	private parse(line: string) {
 		if (line.length > this.maxLineChars) this.check(line.length, [line]);
 		this.lineCount++;
 		this.charsRead += line.length;
@@ -107,7 +106,7 @@ export class NdjsonLines {
 	}
 
 	/** V8 quotes a piece of the line, cut where redaction can miss a key: the preview is whole. */
-	private malformed(line: string, error: unknown): LineFault {
+	private malformed(line: string, error: unknown) {
 		const reason = (error as Error).message.replace(PARSER_QUOTE, '');
 		const preview = JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line);
 		const message = `Line ${this.lineCount} of the stream is not valid JSON (${reason}): ${preview}`;
@@ -129,11 +128,7 @@ export interface NdjsonStreamOptions {
 
 /** Reads NDJSON from `source` (within the stream's bound, the deadline and Stop: readWithin)
  *  until the final value; `events` counts the values before it. */
-export async function readNdjsonStream(
-	source: Readable,
-	options: NdjsonStreamOptions,
-): Promise<{ final: unknown; events: number }> {
-	const { maxLineChars = 16 * 1024 * 1024 } = options;
+export async function readNdjsonStream(source: Readable, options: NdjsonStreamOptions) {
 	let events = 0;
 	let final: { value: unknown } | undefined;
 	const failure = (kind: ReadFailureKind, message: string) => {
@@ -144,8 +139,8 @@ export async function readNdjsonStream(
 		if (final) return;
 		if (options.onValue(value) === true) final = { value };
 		else events++;
-	}, maxLineChars);
-	const streamChars = STREAM_LINES * maxLineChars;
+	}, options.maxLineChars);
+	const streamChars = STREAM_LINES * lines.maxLineChars;
 	const overlong = `The stream is longer than ${streamChars} characters in all and was refused rather than held in memory`;
 	const chunks = readWithin(source, {
 		maxBytes: streamChars,

@@ -25,7 +25,7 @@ export const READ_BOUNDS = {
 	uploadBytesPerSecond: 64 * 1024, // an upload's statusMs grows by its size sent at this rate
 };
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
+export const DEFAULT_RETRY = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
 
 /** The first answer BotDojo accepted, its body read and parsed here (n8n's parsing keeps about
  *  twice an answer alive: docs/performance.md), or with `readByCaller` left to a run to read. */
@@ -35,7 +35,7 @@ export async function sendWithRetries(
 	endpoint: Endpoint,
 	body: IDataObject | FormData | { params: unknown[] },
 	settings: RequestSettings = {},
-): Promise<FullResponse> {
+) {
 	const { fields: credentials, auth } = await readCredentialOfRun(ctx);
 	// The caller's signal (a run's own), else the execution's Stop: it also ends Retry-After waits.
 	const execution = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
@@ -61,12 +61,14 @@ export async function sendWithRetries(
 	// n8n's helper (2.x) puts the context's cancel signal on the request in place of its own.
 	const send = async (signal?: AbortSignal) => {
 		const sender = signal ? withCancelSignal(ctx, signal) : ctx;
-		const sent = signal ? { ...options, abortSignal: signal } : options;
+		const sent = { ...options, abortSignal: signal ?? abortSignal };
 		const helper = sender.helpers.httpRequestWithAuthentication;
 		return (await helper.call(sender, CREDENTIAL_TYPE, sent, auth)) as FullResponse;
 	};
-	// An upload's wait for its status includes sending the file.
-	const uploadBytes = isForm ? formBytes(body) : 0;
+	// An upload's wait for its status includes sending the file (its multipart framing aside).
+	let uploadBytes = 0;
+	if (isForm)
+		body.forEach((value) => (uploadBytes += typeof value === 'string' ? value.length : value.size));
 	const refusal = async ({ statusCode, headers, body: answer }: FullResponse, attempts: number) => {
 		const said = await readAnswer(answer, { error: true, signal: abortSignal });
 		return apiError(ctx, statusCode, said, credentials, settings, {
@@ -110,7 +112,7 @@ interface RateLimitedRequest {
 }
 
 /** Returns the first answer below 400; waits honour Retry-After within the policy. */
-export async function retryWhileRateLimited(request: RateLimitedRequest): Promise<FullResponse> {
+export async function retryWhileRateLimited(request: RateLimitedRequest) {
 	const { retry, abortSignal } = request;
 	const failure = (waiting: boolean) => (error: unknown) => {
 		throw request.networkError(error, waiting);
@@ -131,7 +133,7 @@ export async function retryWhileRateLimited(request: RateLimitedRequest): Promis
 }
 
 /** Retry-After is either seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined): number | undefined {
+export function parseRetryAfter(value: string | undefined) {
 	if (!value) return undefined;
 	const seconds = Number(value);
 	if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
@@ -140,16 +142,9 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
 }
 
 /** `name` in lower case, as Node gives headers. */
-export function headerOf(headers: FullResponse['headers'], name: string): string | undefined {
+export function headerOf(headers: FullResponse['headers'], name: string) {
 	const value = headers?.[name];
 	return Array.isArray(value) ? value[0] : value;
-}
-
-/** The bytes a form sends, its multipart framing aside. */
-function formBytes(form: FormData): number {
-	let bytes = 0;
-	form.forEach((value) => (bytes += typeof value === 'string' ? value.length : value.size));
-	return bytes;
 }
 
 /** `send`'s answer once its status came, within statusMs (plus the time to send `uploadBytes`):
@@ -158,7 +153,7 @@ export async function beginWithin(
 	send: (signal: AbortSignal) => Promise<FullResponse>,
 	stop?: AbortSignal,
 	uploadBytes = 0,
-): Promise<FullResponse> {
+) {
 	const { statusMs, uploadBytesPerSecond } = READ_BOUNDS;
 	const boundMs = statusMs + Math.ceil(uploadBytes / uploadBytesPerSecond) * 1000;
 	const late = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
@@ -197,29 +192,30 @@ export class Deadline {
 		void this.watch();
 	}
 
-	get reason(): ReadFailure | undefined {
-		return this.signal.aborted ? (this.signal.reason as ReadFailure) : undefined;
+	/** Undefined until a limit passed (an AbortSignal's reason). */
+	get reason() {
+		return this.signal.reason as ReadFailure | undefined;
 	}
 
 	/** The answer began: from now on a pause between chunks is held to `idleMs`. */
-	began(what: string): void {
+	began(what: string) {
 		this.what = what;
 		this.lastChunkAt = Date.now();
 		if (this.nap) this.nap.abort(WAIT_NOT_NEEDED);
 		else void this.watch();
 	}
 
-	chunk(): void {
+	chunk() {
 		this.lastChunkAt = Date.now();
 	}
 
 	/** Done: the wait ends now, leaving no timer behind. */
-	end(): void {
+	end() {
 		this.ended = true;
 		this.nap?.abort(WAIT_NOT_NEEDED);
 	}
 
-	private async watch(): Promise<void> {
+	private async watch() {
 		const { totalMs, idleMs = 0 } = this.limits;
 		while (!this.ended && !this.signal.aborted) {
 			const now = Date.now();
@@ -236,7 +232,7 @@ export class Deadline {
 		}
 	}
 
-	private pass(kind: DeadlineKind, limitMs: number): void {
+	private pass(kind: DeadlineKind, limitMs: number) {
 		this.passed.abort(new ReadFailure(kind, this.words(kind, limitMs, this.what)));
 	}
 }
@@ -318,7 +314,7 @@ export async function* readWithin(body: Readable, bounds: BodyBounds): AsyncGene
 export async function readAnswer(
 	body: unknown,
 	{ error = false, signal }: { error?: boolean; signal?: AbortSignal } = {},
-): Promise<unknown> {
+) {
 	if (!isReadable(body)) return body;
 	const { errorBytes, answerBytes, readMs } = READ_BOUNDS;
 	const maxBytes = error ? errorBytes : answerBytes;
@@ -339,7 +335,7 @@ export async function readAnswer(
 }
 
 /** How deep brackets nest in a JSON text (brackets inside strings not counted). */
-function nestingDepth(text: string): number {
+function nestingDepth(text: string) {
 	let depth = 0;
 	let deepest = 0;
 	let inString = false;
@@ -362,7 +358,7 @@ const LONGEST_WAIT = 2 ** 31 - 1;
 
 /** `ms`, or on abort at once the signal's reason as an Error (n8n's Stop gives none). Timers are
  *  banned in nodes: n8n-workflow's `sleep(ms, signal)` waits. */
-export async function waitFor(ms: number, signal: AbortSignal): Promise<void> {
+export async function waitFor(ms: number, signal: AbortSignal) {
 	try {
 		await workflow.sleep(Math.min(Math.max(0, ms), LONGEST_WAIT), signal);
 	} catch {

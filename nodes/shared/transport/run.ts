@@ -16,7 +16,7 @@ import {
 	unexpectedRunAnswer,
 	type RunWords,
 } from './errors';
-import { joinedPieces, readNdjsonStream, STREAM_LINES } from './ndjson';
+import { readNdjsonStream } from './ndjson';
 import { withCancelSignal, type RetryPolicy } from './project';
 import {
 	Deadline,
@@ -68,7 +68,7 @@ export const HANG_UP_AFTER_MS = 1000;
 const RUN_ENDED = new Error('The run had ended');
 
 /** A run's deadline: its words say where the run was (waiting, or reading a stream or record). */
-export function runDeadline(limits: { timeoutMs: number; idleTimeoutMs: number }): Deadline {
+export function runDeadline(limits: { timeoutMs: number; idleTimeoutMs: number }) {
 	return new Deadline(
 		{ totalMs: limits.timeoutMs, idleMs: limits.idleTimeoutMs },
 		(kind, ms, what) => {
@@ -109,15 +109,15 @@ async function answerOf(
 	run: RunRequest,
 	runAbort: AbortController,
 	deadline: Deadline,
-): Promise<{ record: IDataObject; streamed: boolean }> {
+) {
 	const { flowId, sessionId, itemIndex } = run;
 	/** The error of a run that its deadline or a Stop ended, else `error` as it is. */
 	const interrupted = (error: unknown, where: string) => {
 		const passed = deadline.reason;
-		if (passed) return runFailure(ctx, passed, run, STREAM_LINES);
+		if (passed) return runFailure(ctx, passed, run);
 		if (!run.cancelSignal?.aborted) return error;
 		const message = `The run was canceled ${where || 'before BotDojo answered'}`;
-		return runFailure(ctx, new ReadFailure('cancelled', message), run, STREAM_LINES);
+		return runFailure(ctx, new ReadFailure('cancelled', message), run);
 	};
 	const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
 	// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it. n8n's
@@ -166,7 +166,7 @@ async function streamed(
 	body: Readable,
 	runAbort: AbortController,
 	deadline: Deadline,
-): Promise<IDataObject> {
+) {
 	const { stream } = run;
 	// Leaving a Node stream's loop early destroys it with an AbortError whose stack trace n8n's
 	// source maps format (the largest CPU cost of the node's own code): it is let go in hangUp.
@@ -196,7 +196,7 @@ async function streamed(
 			(error: unknown) => {
 				if (!(error instanceof ReadFailure)) throw error;
 				stream?.broke?.(error.message);
-				throw runFailure(ctx, error, run, STREAM_LINES);
+				throw runFailure(ctx, error, run);
 			},
 		);
 		if (shapeOf(final) !== 'an object') {
@@ -215,7 +215,7 @@ async function streamed(
  * HANG_UP_AFTER_MS later (a server or proxy that holds it) is hung up through the run's abort
  * signal (with an error of axios' own, which is why that is not done for every run).
  */
-async function hangUp(stream: NodeReadable, runAbort: AbortController): Promise<void> {
+async function hangUp(stream: NodeReadable, runAbort: AbortController) {
 	if (!stream.destroyed) stream.destroy?.();
 	if (stream.closed || runAbort.signal.aborted || typeof stream.once !== 'function') return;
 	const closed = new AbortController();
@@ -227,7 +227,7 @@ async function hangUp(stream: NodeReadable, runAbort: AbortController): Promise<
 	if (stillOpen) runAbort.abort(RUN_ENDED);
 }
 
-function isPlainJson(headers: Record<string, unknown> | undefined): boolean {
+function isPlainJson(headers: Record<string, unknown> | undefined) {
 	const type = String(headers?.['content-type'] ?? '');
 	return /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
 }
@@ -242,11 +242,12 @@ async function wholeRecord(
 	run: RunRequest,
 	body: unknown,
 	deadline: Deadline,
-): Promise<IDataObject> {
+) {
 	let answer = body;
 	if (isReadable(body)) {
 		const decoder = new TextDecoder('utf-8');
-		const parts: string[] = [];
+		// Joined as it comes, without copying: V8 keeps long joined strings as ropes.
+		let text = '';
 		const limit = 3 * run.maxLineChars;
 		const tooLarge = `BotDojo's whole answer is longer than ${limit} characters (three times ${run.words.maxLine}) and was refused rather than held in memory`;
 		const bounds = { maxBytes: limit, tooLarge, deadline };
@@ -254,14 +255,14 @@ async function wholeRecord(
 		try {
 			for await (const chunk of readWithin(body, bounds)) {
 				bytes += chunk.length;
-				parts.push(decoder.decode(chunk, { stream: true }));
+				text += decoder.decode(chunk, { stream: true });
 			}
 		} catch (error) {
 			const message = `The connection dropped before BotDojo's whole answer had arrived (${errorText(error)}); ${bytes} bytes had arrived`;
 			const failure = error instanceof ReadFailure ? error : new ReadFailure('dropped', message);
-			throw runFailure(ctx, failure, run, STREAM_LINES);
+			throw runFailure(ctx, failure, run);
 		}
-		answer = joinedPieces([...parts, decoder.decode()]);
+		answer = text + decoder.decode();
 	}
 	if (typeof answer === 'string') {
 		const text = answer;
