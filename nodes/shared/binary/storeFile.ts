@@ -4,7 +4,7 @@
  * refuses a larger one before storing anything. Community nodes may not read the environment, so
  * the cap is known from n8n's own refusal, reworded here with the way around it.
  */
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { nodeError } from '../transport/errors';
 
@@ -17,12 +17,13 @@ import { nodeError } from '../transport/errors';
 type Listener = (value?: unknown) => void;
 type On = (event: string, listener: Listener) => ChunkStream;
 
-interface ChunkStream extends AsyncIterable<Buffer>, Record<'on' | 'once' | 'off', On> {
-	removeListener: On;
+interface ChunkStream
+	extends AsyncIterable<Buffer>,
+		Record<'on' | 'once' | 'off' | 'removeListener', On> {
 	destroy(): void;
 }
 
-export function chunkStream(chunks: AsyncIterable<Buffer>): ChunkStream {
+export function chunkStream(chunks: AsyncIterable<Buffer>) {
 	const listeners: Array<{ event: string; listener: Listener; once: boolean }> = [];
 	let flowing = false;
 	let destroyed = false;
@@ -43,7 +44,8 @@ export function chunkStream(chunks: AsyncIterable<Buffer>): ChunkStream {
 				if (destroyed) return;
 				emit('data', chunk);
 			}
-			['end', 'close'].forEach((event) => emit(event));
+			emit('end');
+			emit('close');
 		} catch (error) {
 			emit('error', error);
 		}
@@ -89,25 +91,21 @@ export async function storeFile(
 	ctx: IExecuteFunctions,
 	body: Buffer | AsyncIterable<Buffer>,
 	file: FileToStore,
-): Promise<IBinaryData> {
+) {
 	const stored = Buffer.isBuffer(body) ? body : (chunkStream(body) as unknown as FileBody);
 	try {
 		return await ctx.helpers.prepareBinaryData(stored, file.fileName, file.mimeType);
 	} catch (error) {
-		throw beyondDatabaseCap(ctx, error, file) ?? error;
+		// n8n's refusal of a file beyond its database cap is reworded; any other error passed on.
+		const cap = error instanceof Error ? DATABASE_CAP.exec(error.message)?.[1] : undefined;
+		if (cap === undefined) throw error;
+		throw nodeError(
+			ctx,
+			`The file "${file.fileName}" is larger than the ${cap} MiB n8n keeps per file`,
+			{
+				itemIndex: file.itemIndex,
+				description: `n8n stores files in its database (queue mode's default binary data mode), at most N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE MiB each (here ${cap}; n8n allows up to 1024). ${file.wayAround} Or ask your n8n admin to raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE on every n8n process, or to use S3 binary storage.`,
+			},
+		);
 	}
-}
-
-/** n8n's refusal of a file beyond its database cap, reworded; undefined for any other error. */
-function beyondDatabaseCap(ctx: IExecuteFunctions, error: unknown, file: FileToStore) {
-	const cap = error instanceof Error ? DATABASE_CAP.exec(error.message)?.[1] : undefined;
-	if (cap === undefined) return undefined;
-	return nodeError(
-		ctx,
-		`The file "${file.fileName}" is larger than the ${cap} MiB n8n keeps per file`,
-		{
-			itemIndex: file.itemIndex,
-			description: `n8n stores files in its database (queue mode's default binary data mode), at most N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE MiB each (here ${cap}; n8n allows up to 1024). ${file.wayAround} Or ask your n8n admin to raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE on every n8n process, or to use S3 binary storage.`,
-		},
-	);
 }

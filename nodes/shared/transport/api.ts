@@ -86,8 +86,7 @@ export function checkRecords(
 		if (shapeOf(record) !== 'an object') continue;
 		for (const [name, shapes] of fields) {
 			const value = (record as IDataObject)[name];
-			if (value === undefined || value === null) continue;
-			if (shapes.includes(shapeOf(value))) continue;
+			if (value === undefined || value === null || shapes.includes(shapeOf(value))) continue;
 			const expected = `records whose "${name}" is ${shapes.join(' or ')}`;
 			throw wrongAnswerError(ctx, answer, endpoint, expected, value, itemIndex);
 		}
@@ -117,7 +116,7 @@ function pageStall(
 		nextCursor?: string;
 		cursorsSent: Set<string>;
 		lastPlace?: Place;
-		query: { fromDate?: string; toDate?: string };
+		query: ExportQuery;
 	},
 ) {
 	const { goesOn, nextCursor, lastPlace } = page;
@@ -138,10 +137,7 @@ function pageStall(
 
 /** Where records lie outside From Date–To Date (inclusive): BotDojo filters on them, so records
  *  past them on a page going on mean its paging would not end. */
-function outsideDates(
-	results: IDataObject[],
-	{ fromDate, toDate }: { fromDate?: string; toDate?: string },
-) {
+function outsideDates(results: IDataObject[], { fromDate, toDate }: ExportQuery) {
 	const [first, last] = [exportPlace(results[0]), exportPlace(results[results.length - 1])];
 	if (first && fromDate && first.at < Date.parse(fromDate))
 		return `modified ${first.modified}, From Date ${fromDate}`;
@@ -195,9 +191,17 @@ export async function createSession(
 	flowId: string,
 	data: IDataObject,
 	itemIndex?: number,
-): Promise<FlowSession> {
+) {
 	const endpoint = ['flow_sessions', 'createSession'];
-	return await post(ctx, endpoint, [flowId, data], { flowId }, itemIndex, 'an object', 'session');
+	return await post<FlowSession>(
+		ctx,
+		endpoint,
+		[flowId, data],
+		{ flowId },
+		itemIndex,
+		'an object',
+		'session',
+	);
 }
 
 /** Every request of one session of the flow, in order. */
@@ -206,10 +210,10 @@ export async function loadRequestsBySession(
 	flowId: string,
 	sessionId: string,
 	itemIndex?: number,
-): Promise<FlowRequestRecord[]> {
+) {
 	const endpoint = ['flow_requests', 'loadByFlowSession'];
 	const subject = { flowId, sessionId };
-	return await post(
+	return await post<FlowRequestRecord[]>(
 		ctx,
 		endpoint,
 		[flowId, sessionId],
@@ -314,7 +318,7 @@ export async function uploadDocument(
 	ctx: BotDojoContext,
 	upload: { file: Blob; fileName: string; logicalPath: string; meta?: IDataObject },
 	itemIndex?: number,
-): Promise<DocumentRecord> {
+) {
 	const form = new FormData();
 	form.append('document', upload.file, upload.fileName);
 	form.append('fileName', upload.fileName);
@@ -345,9 +349,9 @@ export async function loadDocumentByLogicalPath(
 	ctx: BotDojoContext,
 	logicalPath: string,
 	itemIndex?: number,
-): Promise<DocumentRecord> {
+) {
 	const endpoint = ['documents', 'loadByLogicalPath'];
-	return await post(
+	return await post<DocumentRecord>(
 		ctx,
 		endpoint,
 		[logicalPath],
@@ -364,7 +368,7 @@ export async function getTemporarySignedUrl(
 	document: DocumentRecord,
 	expires: string,
 	itemIndex?: number,
-): Promise<string> {
+) {
 	const subject = {
 		documentId: document.id ?? undefined,
 		logicalPath: document.logicalPath ?? undefined,
@@ -387,12 +391,15 @@ export async function getTemporarySignedUrl(
 }
 
 /** Whether the index is ready, and how much it holds (fields not in the spec: kept as sent). */
-export async function getIndexStatus(
-	ctx: BotDojoContext,
-	indexId: string,
-	itemIndex?: number,
-): Promise<IDataObject> {
-	return await post(ctx, ['indexes', 'getStatus'], [indexId], { indexId }, itemIndex, 'an object');
+export async function getIndexStatus(ctx: BotDojoContext, indexId: string, itemIndex?: number) {
+	return await post<IDataObject>(
+		ctx,
+		['indexes', 'getStatus'],
+		[indexId],
+		{ indexId },
+		itemIndex,
+		'an object',
+	);
 }
 
 /** The chunks of the index whose metadata match `query` (e.g. {"page": {"$gte": 2}}). */
@@ -401,7 +408,14 @@ export async function queryIndexMetadata(
 	indexId: string,
 	query: IDataObject,
 	itemIndex?: number,
-): Promise<IDataObject[]> {
+) {
 	const endpoint = ['indexes', 'queryMetadata'];
-	return await post(ctx, endpoint, [indexId, query], { indexId }, itemIndex, 'an array');
+	return await post<IDataObject[]>(
+		ctx,
+		endpoint,
+		[indexId, query],
+		{ indexId },
+		itemIndex,
+		'an array',
+	);
 }

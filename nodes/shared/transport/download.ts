@@ -41,7 +41,7 @@ export async function downloadSignedUrl(
 	url: string,
 	expiresAt: number,
 	{ itemIndex, sizeBytes }: { itemIndex?: number; sizeBytes?: unknown } = {},
-): Promise<{ data: AsyncIterable<Buffer>; contentType?: string }> {
+) {
 	const abortSignal = ctx.getExecutionCancelSignal?.();
 	const { baseUrl, apiKey } = (await readCredentialOfRun(ctx)).fields;
 	// A hostile storage may name the key in an address these messages quote (a Location): it is
@@ -58,9 +58,8 @@ export async function downloadSignedUrl(
 			({ address, problem } = await checkedAddress(ctx, link));
 		if (link && !problem) return { link, address };
 		const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
-		const what = from ? `The download link redirected to ${shown}` : `The download link ${shown}`;
 		const description = `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`;
-		const message = `${what} was not fetched: ${problem}`;
+		const message = `The download link ${from ? 'redirected to ' : ''}${shown} was not fetched: ${problem}`;
 		throw nodeError(ctx, message, { itemIndex, description });
 	};
 	let { link, address } = await checked(url);
@@ -95,9 +94,8 @@ export async function downloadSignedUrl(
 				const read = await readAnswer(body, { error: true, signal: abortSignal });
 				const said = saidByService(read, apiKey);
 				const [message, advice] = refusalWords(statusCode, said, expiresAt);
-				const saidLine = said ? `The storage said: "${said}". ` : '';
-				const cause = { statusCode, body: read }; // redacted by fail()
-				return fail(cause, message, `${saidLine}${advice} Link: ${shownLink}.`.trim());
+				const description = `${said ? `The storage said: "${said}". ` : ''}${advice} Link: ${shownLink}.`;
+				return fail({ statusCode, body: read }, message, description.trim()); // redacted by fail()
 			},
 		});
 		if (response.statusCode < 300) {
@@ -111,8 +109,12 @@ export async function downloadSignedUrl(
 		if (!location || redirects >= MAX_REDIRECTS) {
 			const { statusCode } = response;
 			const why = location ? `more than ${MAX_REDIRECTS} times` : 'without saying where to';
-			const advice = `Nothing was downloaded. Get a new link. Link: ${shownLink}.`;
-			throw fail({ statusCode }, `The download link redirected ${why} (${statusCode})`, advice);
+			const message = `The download link redirected ${why} (${statusCode})`;
+			throw fail(
+				{ statusCode },
+				message,
+				`Nothing was downloaded. Get a new link. Link: ${shownLink}.`,
+			);
 		}
 		({ link, address } = await checked(location, link));
 	}
@@ -142,21 +144,25 @@ function boundedFile(body: AsyncIterable<Buffer>, sizeBytes: unknown, signal?: A
 const bytesWords = (bytes: number) => `${bytes.toLocaleString('en-US')} bytes`;
 
 /** The message of a download the storage refused, and what to do about it. */
-function refusalWords(status: number, said: string | undefined, expiresAt: number): string[] {
+function refusalWords(status: number, said: string | undefined, expiresAt: number) {
 	const expired = Date.now() >= expiresAt || /expired/i.test(said ?? '');
 	if (expired && [400, 401, 403, 410].includes(status)) {
-		const until = new Date(expiresAt).toISOString();
-		const advice =
-			'Ask for a link that lasts longer and download the file before then, e.g. in the same run.';
-		return [`The download link has expired (it was valid until ${until})`, advice];
+		return [
+			`The download link has expired (it was valid until ${new Date(expiresAt).toISOString()})`,
+			'Ask for a link that lasts longer and download the file before then, e.g. in the same run.',
+		];
 	}
 	if (status === 401 || status === 403) {
-		const advice = 'Its signature does not match: the link may have been changed. Get a new link.';
-		return [`The download link was refused (${status})`, advice];
+		return [
+			`The download link was refused (${status})`,
+			'Its signature does not match: the link may have been changed. Get a new link.',
+		];
 	}
 	if (status === 404) {
-		const advice = 'The document or its version may have been deleted. Get a new link.';
-		return ['The file behind the download link was not found (404)', advice];
+		return [
+			'The file behind the download link was not found (404)',
+			'The document or its version may have been deleted. Get a new link.',
+		];
 	}
 	return [`The file could not be downloaded: the link answered ${status}`, ''];
 }
@@ -183,9 +189,8 @@ async function checkedAddress(ctx: IExecuteFunctions, link: URL) {
 			problem: `its host name ${link.hostname} could not be looked up, so n8n could not check where it leads`,
 		};
 	const { ip, message } = answer.error;
-	const where = typeof ip === 'string' && ip !== host;
 	return {
-		problem: `it leads to an address n8n's SSRF rules block${where ? ` (${ip})` : ''}: ${message}. An n8n administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES`,
+		problem: `it leads to an address n8n's SSRF rules block${typeof ip === 'string' && ip !== host ? ` (${ip})` : ''}: ${message}. An n8n administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES`,
 	};
 }
 
@@ -201,7 +206,7 @@ function toAddress(link: URL, address?: string) {
 
 /** Why `link` must not be fetched, as written. Only a local http Base URL (the emulator, a test
  *  setup) lets a link be http or local, at that origin only. A redirect must stay on its host. */
-export function linkProblem(link: URL, baseUrl: string, from?: URL): string | undefined {
+export function linkProblem(link: URL, baseUrl: string, from?: URL) {
 	const own = isOwnLocalAddress(link, baseUrl);
 	if (link.protocol !== 'https:' && link.protocol !== 'http:')
 		return `it is a ${link.protocol.slice(0, -1)}: address, and only https addresses are downloaded`;
@@ -215,13 +220,13 @@ export function linkProblem(link: URL, baseUrl: string, from?: URL): string | un
 }
 
 /** Whether `link` is at the credential's own http Base URL (loopback: project.ts refuses others). */
-function isOwnLocalAddress(link: URL, baseUrl: string): boolean {
+function isOwnLocalAddress(link: URL, baseUrl: string) {
 	const base = urlOf(baseUrl);
 	return base?.protocol === 'http:' && !REMOTE_HTTP.test(base.href) && link.origin === base.origin;
 }
 
 /** The link without its query (the signature) or user info: enough to say where, nothing to reuse. */
-function linkWithoutSignature(link: URL): string {
+function linkWithoutSignature(link: URL) {
 	return `${link.protocol}//${link.protocol === 'file:' ? '' : link.host}${link.pathname}`;
 }
 
@@ -246,7 +251,7 @@ const PRIVATE_IPV6 =
 /** Whether a host is this machine or a private, shared, reserved or multicast address, as written.
  *  The URL parser writes each address one way (127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1; IPv6
  *  short and lower-case). A trailing dot names the same host; an unreadable IPv6 is refused. */
-export function isPrivateHost(hostname: string): boolean {
+export function isPrivateHost(hostname: string) {
 	const bare = hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
 	const ipv6 = bare.includes(':');
 	const host = urlOf(`http://${ipv6 ? `[${bare.replace(/%.*$/, '')}]` : bare}`)?.hostname;

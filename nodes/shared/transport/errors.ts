@@ -59,7 +59,7 @@ export function isCancel(error: unknown) {
 /** A failure worded by the transport: a NodeApiError when it quotes an answer (`cause`), else a
  *  NodeOperationError (a check before anything was sent or stored). */
 export function nodeError(
-	ctx: Pick<BotDojoContext, 'getNode'>,
+	ctx: BotDojoContext,
 	message: string,
 	{ description, itemIndex, cause }: { description: string; itemIndex?: number; cause?: object },
 ) {
@@ -125,14 +125,21 @@ function retryAdvice(safeToRetry: boolean) {
 /** The ids a request used: how a message names each, and where the user sets it. */
 function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
 	const s: Record<string, string | undefined> = settings.subject ?? {};
-	const credential = (what: string) => `the ${what} of the BotDojo API credential`;
 	// A subject held in a variable may carry a kind without a row (TypeScript checks extra keys
 	// only of object literals): such an id still names itself, as its key says ("requestId").
 	const rows: Record<string, { name: string; field: string }> = { ...REQUEST_IDS };
 	for (const key of Object.keys(s)) rows[key] ??= { name: key, field: key };
 	return [
-		{ name: 'account', id: credentials.accountId, where: credential('Account ID') },
-		{ name: 'project', id: credentials.projectId, where: credential('Project ID') },
+		{
+			name: 'account',
+			id: credentials.accountId,
+			where: 'the Account ID of the BotDojo API credential',
+		},
+		{
+			name: 'project',
+			id: credentials.projectId,
+			where: 'the Project ID of the BotDojo API credential',
+		},
 		...Object.entries(rows).map(([key, { name, field }]) => ({
 			name,
 			id: s[key],
@@ -284,9 +291,7 @@ export function transportError(
 		// n8n marks a stopped execution as canceled only with this spelling.
 		message = 'The request to BotDojo was canceled';
 	} else if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
-		const why =
-			code === 'ECONNREFUSED' ? 'the connection was refused' : 'the host name was not found';
-		message = `Could not reach BotDojo at ${credentials.baseUrl}: ${why}`;
+		message = `Could not reach BotDojo at ${credentials.baseUrl}: ${code === 'ECONNREFUSED' ? 'the connection was refused' : 'the host name was not found'}`;
 		safeToRetry = true; // nothing was sent
 	}
 	// Messages name no system code: n8n would replace such a message with its own.

@@ -167,14 +167,14 @@ export async function readNdjsonStream(source: Readable, options: NdjsonStreamOp
 		if (error instanceof ReadFailure) throw failure(error.kind, error.message);
 		if (error instanceof LineFault || parseError) parseError = error;
 		else {
-			const detail = errorText(error);
-			throw failure('dropped', `The connection dropped before the final result line (${detail})`);
+			const message = `The connection dropped before the final result line (${errorText(error)})`;
+			throw failure('dropped', message);
 		}
 	}
 	if (parseError) {
 		// Hang up at once; a bad line is worded, the caller's own error passed on as it is.
-		const { kind, message } = parseError as LineFault;
-		const reason = parseError instanceof LineFault ? failure(kind, message) : parseError;
+		const reason =
+			parseError instanceof LineFault ? failure(parseError.kind, parseError.message) : parseError;
 		options.stopSource(reason as Error);
 		throw reason;
 	}

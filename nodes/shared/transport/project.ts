@@ -88,14 +88,9 @@ export function withCancelSignal<T extends BotDojoContext>(ctx: T, signal: Abort
 	return derived;
 }
 
-const BASE_URL_ADVICE =
-	'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1.';
-const KEY_ADVICE =
-	'Open the credential and paste the key again, exactly as BotDojo showed it under Project Settings → API Keys, without "Bearer".';
-
 /** The credential's fields and n8n's authentication input; throws, before anything is sent,
  *  when the Base URL cannot be used. */
-export async function readCredentialOfRun(derived: BotDojoContext): Promise<CredentialOfRun> {
+export async function readCredentialOfRun(derived: BotDojoContext) {
 	const ctx = executionOf.get(derived) ?? derived;
 	let pending = credentialOfRun.get(ctx);
 	if (!pending) {
@@ -116,12 +111,21 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
 	const { baseUrl, apiKey } = credential.fields;
 	// A key of any other length is no BotDojo key, and could not be redacted safely.
 	for (const [field, problem, advice] of [
-		['Base URL', baseUrlProblem(baseUrl), BASE_URL_ADVICE],
-		['API Key', keyLengthProblem(apiKey), KEY_ADVICE],
+		[
+			'Base URL',
+			baseUrlProblem(baseUrl),
+			'Open the credential and enter the address of the BotDojo API with its scheme, e.g. https://api.botdojo.com/api/v1.',
+		],
+		[
+			'API Key',
+			keyLengthProblem(apiKey),
+			'Open the credential and paste the key again, exactly as BotDojo showed it under Project Settings → API Keys, without "Bearer".',
+		],
 	]) {
 		if (!problem) continue;
-		const message = `The ${field} of the BotDojo API credential ${problem}`;
-		throw nodeError(ctx, message, { description: `${advice} No request was sent.` });
+		throw nodeError(ctx, `The ${field} of the BotDojo API credential ${problem}`, {
+			description: `${advice} No request was sent.`,
+		});
 	}
 	return credential;
 }
@@ -131,18 +135,19 @@ export async function readCredentialOfRun(derived: BotDojoContext): Promise<Cred
  * (as JSON), base64url. What only a holder of the key can have written (Keep in Chat Memory's
  * markers) is told from what anyone could.
  */
-export async function keySigner(ctx: BotDojoContext): Promise<(parts: unknown[]) => string> {
+export async function keySigner(ctx: BotDojoContext) {
 	const { apiKey } = (await readCredentialOfRun(ctx)).fields;
-	return (parts) => createHmac('sha256', apiKey).update(JSON.stringify(parts)).digest('base64url');
+	return (parts: unknown[]) =>
+		createHmac('sha256', apiKey).update(JSON.stringify(parts)).digest('base64url');
 }
 
 /** The execution's key once a request read it, to redact quoted answers; '' before. */
-export function knownApiKey(ctx: BotDojoContext): string {
+export function knownApiKey(ctx: BotDojoContext) {
 	return keyOfRun.get(executionOf.get(ctx) ?? ctx) ?? '';
 }
 
 /** Why the credential's key cannot be used (its length), or undefined; never quotes it. */
-export function keyLengthProblem(apiKey: string): string | undefined {
+export function keyLengthProblem(apiKey: string) {
 	const { length } = apiKey.trim();
 	if (length >= MIN_KEY_CHARS && length <= MAX_KEY_CHARS) return undefined;
 	const which = length < MIN_KEY_CHARS ? 'too short' : 'too long';
@@ -150,7 +155,7 @@ export function keyLengthProblem(apiKey: string): string | undefined {
 }
 
 /** Why a Base URL cannot be used, or undefined when it can. */
-export function baseUrlProblem(baseUrl: string): string | undefined {
+export function baseUrlProblem(baseUrl: string) {
 	if (baseUrl === '') return 'is empty';
 	if (!/^https?:\/\//i.test(baseUrl)) return `"${baseUrl}" does not start with https://`;
 	if (!URL.canParse(baseUrl)) return `"${baseUrl}" is not a valid address`;
@@ -160,10 +165,7 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 }
 
 /** `{base}/accounts/{account}/projects/{project}/{segments...}`, every segment URL-encoded. */
-export function projectUrl(
-	project: Omit<ProjectCredentials, 'apiKey'>,
-	segments: Endpoint,
-): string {
+export function projectUrl(project: Omit<ProjectCredentials, 'apiKey'>, segments: Endpoint) {
 	const path = ['accounts', project.accountId, 'projects', project.projectId, ...segments];
 	return `${project.baseUrl.replace(/\/+$/, '')}/${path.map(encodeURIComponent).join('/')}`;
 }

@@ -318,10 +318,15 @@ export async function readAnswer(
 	if (!isReadable(body)) return body;
 	const { errorBytes, answerBytes, readMs } = READ_BOUNDS;
 	const maxBytes = error ? errorBytes : answerBytes;
-	const tooLarge = `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`;
-	const tooLate = `BotDojo's answer took longer than ${readMs / 1000} s to arrive and was cut off (the longest an answer may take)`;
 	const chunks: Uint8Array[] = [];
-	const bounds = { maxBytes, tooLarge, cut: error, totalMs: readMs, tooLate, signal };
+	const bounds = {
+		maxBytes,
+		tooLarge: `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`,
+		cut: error,
+		totalMs: readMs,
+		tooLate: `BotDojo's answer took longer than ${readMs / 1000} s to arrive and was cut off (the longest an answer may take)`,
+		signal,
+	};
 	try {
 		for await (const chunk of readWithin(body, bounds)) chunks.push(chunk);
 	} catch (failure) {

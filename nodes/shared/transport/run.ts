@@ -20,6 +20,7 @@ import { readNdjsonStream } from './ndjson';
 import { withCancelSignal, type RetryPolicy } from './project';
 import {
 	Deadline,
+	headerOf,
 	isReadable,
 	readWithin,
 	sendWithRetries,
@@ -139,7 +140,9 @@ async function answerOf(
 		},
 	).catch((error: unknown) => Promise.reject(interrupted(error, '')));
 	// A streamed run may be answered whole (its events then are not sent).
-	if (!run.streaming || !isReadable(body) || isPlainJson(headers)) {
+	const type = headerOf(headers, 'content-type') ?? '';
+	const plainJson = /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
+	if (!run.streaming || !isReadable(body) || plainJson) {
 		if (run.streaming) deadline.began('record');
 		const where = run.streaming ? 'while its answer was being read' : '';
 		const record = await wholeRecord(ctx, run, body, deadline).catch((error: unknown) =>
@@ -225,11 +228,6 @@ async function hangUp(stream: NodeReadable, runAbort: AbortController) {
 		() => false,
 	);
 	if (stillOpen) runAbort.abort(RUN_ENDED);
-}
-
-function isPlainJson(headers: Record<string, unknown> | undefined) {
-	const type = String(headers?.['content-type'] ?? '');
-	return /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
 }
 
 /**
