@@ -98,14 +98,15 @@ export async function storeFile(
 	} catch (error) {
 		// n8n's refusal of a file beyond its database cap is reworded; any other error passed on.
 		const cap = error instanceof Error ? DATABASE_CAP.exec(error.message)?.[1] : undefined;
-		if (cap === undefined) throw error;
-		throw nodeError(
-			ctx,
-			`The file "${file.fileName}" is larger than the ${cap} MiB n8n keeps per file`,
-			{
-				itemIndex: file.itemIndex,
-				description: `n8n stores files in its database (queue mode's default binary data mode), at most N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE MiB each (here ${cap}; n8n allows up to 1024). ${file.wayAround} Or ask your n8n admin to raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE on every n8n process, or to use S3 binary storage.`,
-			},
-		);
+		throw cap === undefined
+			? error
+			: nodeError(
+					ctx,
+					`The file "${file.fileName}" is larger than the ${cap} MiB n8n keeps per file`,
+					{
+						itemIndex: file.itemIndex,
+						description: `n8n stores files in its database (queue mode's default binary data mode), at most N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE MiB each (here ${cap}; n8n allows up to 1024). ${file.wayAround} Or ask your n8n admin to raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE on every n8n process, or to use S3 binary storage.`,
+					},
+				);
 	}
 }

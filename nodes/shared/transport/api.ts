@@ -192,10 +192,9 @@ export async function createSession(
 	data: IDataObject,
 	itemIndex?: number,
 ) {
-	const endpoint = ['flow_sessions', 'createSession'];
 	return await post<FlowSession>(
 		ctx,
-		endpoint,
+		['flow_sessions', 'createSession'],
 		[flowId, data],
 		{ flowId },
 		itemIndex,
@@ -211,13 +210,11 @@ export async function loadRequestsBySession(
 	sessionId: string,
 	itemIndex?: number,
 ) {
-	const endpoint = ['flow_requests', 'loadByFlowSession'];
-	const subject = { flowId, sessionId };
 	return await post<FlowRequestRecord[]>(
 		ctx,
-		endpoint,
+		['flow_requests', 'loadByFlowSession'],
 		[flowId, sessionId],
-		subject,
+		{ flowId, sessionId },
 		itemIndex,
 		'an array',
 		'flowRequest',
@@ -324,13 +321,11 @@ export async function uploadDocument(
 	form.append('fileName', upload.fileName);
 	form.append('logicalPath', upload.logicalPath);
 	if (upload.meta) form.append('meta', JSON.stringify(upload.meta));
-	const endpoint = ['documents', 'upload-file'];
-	const subject = { logicalPath: upload.logicalPath };
 	return await post<DocumentRecord>(
 		ctx,
-		endpoint,
+		['documents', 'upload-file'],
 		form,
-		subject,
+		{ logicalPath: upload.logicalPath },
 		itemIndex,
 		'an object',
 		'document',
@@ -350,10 +345,9 @@ export async function loadDocumentByLogicalPath(
 	logicalPath: string,
 	itemIndex?: number,
 ) {
-	const endpoint = ['documents', 'loadByLogicalPath'];
 	return await post<DocumentRecord>(
 		ctx,
-		endpoint,
+		['documents', 'loadByLogicalPath'],
 		[logicalPath],
 		{ logicalPath },
 		itemIndex,
@@ -369,16 +363,11 @@ export async function getTemporarySignedUrl(
 	expires: string,
 	itemIndex?: number,
 ) {
-	const subject = {
-		documentId: document.id ?? undefined,
-		logicalPath: document.logicalPath ?? undefined,
-	};
-	const endpoint = ['documents', 'getTemporarySignedUrl'];
 	const url = await post<string>(
 		ctx,
-		endpoint,
+		['documents', 'getTemporarySignedUrl'],
 		[document, expires],
-		subject,
+		{ documentId: document.id ?? undefined, logicalPath: document.logicalPath ?? undefined },
 		itemIndex,
 		'a string',
 	);
@@ -409,10 +398,9 @@ export async function queryIndexMetadata(
 	query: IDataObject,
 	itemIndex?: number,
 ) {
-	const endpoint = ['indexes', 'queryMetadata'];
 	return await post<IDataObject[]>(
 		ctx,
-		endpoint,
+		['indexes', 'queryMetadata'],
 		[indexId, query],
 		{ indexId },
 		itemIndex,

@@ -68,7 +68,7 @@ export async function downloadSignedUrl(
 		const response = await retryWhileRateLimited({
 			send: async () =>
 				await beginWithin(
-					async (signal: AbortSignal) =>
+					async (signal) =>
 						(await ctx.helpers.httpRequest({
 							method: 'GET',
 							...toAddress(link, address),

@@ -373,7 +373,7 @@ export function runRecordFailure(ctx: BotDojoContext, record: IDataObject, run: 
 export function unexpectedRunAnswer(
 	ctx: BotDojoContext,
 	whatItIs: string,
-	run: Omit<RunPlace, 'words'>,
+	run: RunPlace,
 	sample?: string,
 ) {
 	const what =

@@ -85,9 +85,8 @@ export async function sendWithRetries(
 			const response = await beginWithin(send, abortSignal, uploadBytes);
 			if (response.statusCode >= 300) return response;
 			// Read inside the attempt, so that a connection broken mid-answer is a network failure.
-			const read = await readAnswer(response.body, { signal: abortSignal }).catch(async (error) => {
-				const ownWords = error instanceof ReadFailure;
-				return await Promise.reject(ownWords ? error : new AnswerBrokeOffError(error));
+			const read = await readAnswer(response.body, { signal: abortSignal }).catch((error) => {
+				throw error instanceof ReadFailure ? error : new AnswerBrokeOffError(error);
 			});
 			return { ...response, body: read };
 		},
@@ -113,9 +112,9 @@ interface RateLimitedRequest {
 
 /** Returns the first answer below 400; waits honour Retry-After within the policy. */
 export async function retryWhileRateLimited(request: RateLimitedRequest) {
-	const { retry, abortSignal } = request;
+	const { retry, abortSignal, networkError } = request;
 	const failure = (waiting: boolean) => (error: unknown) => {
-		throw request.networkError(error, waiting);
+		throw networkError(error, waiting);
 	};
 	let waited = 0;
 	for (let attempt = 1; ; attempt++) {
@@ -159,9 +158,8 @@ export async function beginWithin(
 	const late = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
 	const deadline = new Deadline({ totalMs: boundMs }, () => late);
 	return await send(stop ? AbortSignal.any([stop, deadline.signal]) : deadline.signal)
-		.catch(async (error) => {
-			const reached = deadline.reason && !stop?.aborted;
-			return await Promise.reject(reached ? deadline.reason : error);
+		.catch((error) => {
+			throw deadline.reason && !stop?.aborted ? deadline.reason : error;
 		})
 		.finally(() => deadline.end());
 }
@@ -370,6 +368,6 @@ export async function waitFor(ms: number, signal: AbortSignal) {
 		const reason = signal.reason as { message?: unknown } | undefined;
 		// e.g. a DOMException of another realm, as in jest
 		const words = typeof reason?.message === 'string' ? reason.message : 'The wait was aborted';
-		return await Promise.reject(reason instanceof Error ? reason : new Error(words));
+		throw reason instanceof Error ? reason : new Error(words);
 	}
 }
