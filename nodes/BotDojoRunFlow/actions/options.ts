@@ -308,11 +308,16 @@ export const optionsProperty: INodeProperties = {
 	).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 };
 
+interface EvalRunValues {
+	flowEvalId?: string;
+	externalInput?: unknown;
+}
+
 interface OptionValues {
 	version?: string;
 	override?: { property?: Array<{ path?: string; value?: unknown }> };
 	evalRunMode?: string;
-	evalRuns?: { run?: Array<{ flowEvalId?: string; externalInput?: unknown }> };
+	evalRuns?: { run?: EvalRunValues[] };
 	streaming?: boolean;
 	events?: string[];
 	output?: 'simplified' | 'raw';
@@ -332,7 +337,7 @@ interface OptionValues {
 /** The longest time a Node.js timer can wait, in whole seconds (2^31-1 ms: about 24.8 days). */
 const LONGEST_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
-function seconds(place: InputPlace, parameter: string, value: unknown, fallback: number): number {
+function seconds(place: InputPlace, parameter: string, value: unknown, fallback: number) {
 	const number = value === undefined || value === '' ? fallback : Number(value);
 	if (!Number.isFinite(number) || number < 0 || number > LONGEST_SECONDS) {
 		throw invalidInput(
@@ -354,7 +359,7 @@ export function readRunOptions(
 	itemIndex: number,
 	shape: Pick<RunOptions, 'simplify' | 'fields'>,
 ): RunOptions {
-	const place: InputPlace = placeOf(ctx, itemIndex);
+	const place = placeOf(ctx, itemIndex);
 	const values = ctx.getNodeParameter('options', itemIndex, {}) as OptionValues;
 	const streaming = values.streaming ?? true;
 	const request: IDataObject = { stream: streaming ? 'http' : 'none' };
@@ -414,16 +419,12 @@ export function readRunOptions(
 }
 
 /** The Concurrency option (one value for the whole node, read from the first item). */
-export function readConcurrency(this: IExecuteFunctions): number {
+export function readConcurrency(this: IExecuteFunctions) {
 	const value = this.getNodeParameter('options.concurrency', 0, 1) as number;
 	return Math.min(50, Math.max(1, Math.floor(Number(value)) || 1));
 }
 
-function readEvalRun(
-	place: InputPlace,
-	run: { flowEvalId?: string; externalInput?: unknown },
-	index: number,
-): IDataObject {
+function readEvalRun(place: InputPlace, run: EvalRunValues, index: number) {
 	const label = `Options › ${OPTION_NAMES.evalRuns} › evaluation ${index + 1}`;
 	const entry: IDataObject = {
 		flowEvalId: requireText(
