@@ -117,10 +117,7 @@ interface StoreField {
 }
 
 /** Reads the session data of the current item in either form, and checks its shape. */
-export function readSessionData(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): IDataObject | undefined {
+export function readSessionData(ctx: IExecuteFunctions, itemIndex: number) {
 	const place = placeOf(ctx, itemIndex);
 	// Read and checked once: readFieldsOrJson takes the mode it is given.
 	const mode = requireOption(ctx, DATA_MODE, itemIndex);

@@ -226,14 +226,21 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
 	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new') as string;
 	if (mode === 'continue') {
-		const valid =
-			'Give the ID of an existing session, e.g. {{ $json.flowSessionId }} of an earlier run.';
-		const id = requireTextParameter(ctx, SESSION_ID, itemIndex, `${valid} ${NOTHING_SENT}`);
+		const id = requireTextParameter(
+			ctx,
+			SESSION_ID,
+			itemIndex,
+			`Give the ID of an existing session, e.g. {{ $json.flowSessionId }} of an earlier run. ${NOTHING_SENT}`,
+		);
 		return { mode, id };
 	}
 	if (mode === 'remember') {
-		const valid = `Give a text that identifies the conversation, e.g. {{ $json.sessionId }} after a Chat Trigger.`;
-		const key = requireTextParameter(ctx, SESSION_KEY, itemIndex, `${valid} ${NOTHING_SENT}`);
+		const key = requireTextParameter(
+			ctx,
+			SESSION_KEY,
+			itemIndex,
+			`Give a text that identifies the conversation, e.g. {{ $json.sessionId }} after a Chat Trigger. ${NOTHING_SENT}`,
+		);
 		assertRememberedMapVisible(ctx, itemIndex);
 		return { mode, key };
 	}

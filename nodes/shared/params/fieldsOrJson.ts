@@ -132,7 +132,7 @@ export function readFieldsOrJson(
 	itemIndex: number,
 	spec: FieldsOrJson,
 	mode = requireOption(ctx, modeProperty(spec), itemIndex),
-): IDataObject | undefined {
+) {
 	const place = placeOf(ctx, itemIndex);
 	if (mode === 'json') {
 		const json = ctx.getNodeParameter(spec.names.json, itemIndex, '{}');
@@ -144,21 +144,19 @@ export function readFieldsOrJson(
 		value?: unknown;
 	}>;
 	if (given.length === 0) return undefined;
-	const label = `${spec.label} Fields`;
 	// No prototype: "constructor" is a name like any other, and "__proto__" stays a key.
 	const data = Object.create(null) as IDataObject;
 	given.forEach((field, index) => {
-		const entry = `${label} › ${spec.fields.entry.toLowerCase()} ${index + 1}`;
 		const name = requireText(
 			place,
-			`${entry} › Name`,
+			`${spec.label} Fields › ${spec.fields.entry.toLowerCase()} ${index + 1} › Name`,
 			field.name,
 			withMoreHelp(spec, spec.fields.nameHelp),
 		);
 		if (Object.hasOwn(data, name)) {
 			throw invalidInput(
 				place,
-				`${label} › "${name}"`,
+				`${spec.label} Fields › "${name}"`,
 				'is given twice',
 				withMoreHelp(spec, 'Use each name once.'),
 			);
