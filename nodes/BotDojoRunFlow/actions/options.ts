@@ -373,7 +373,8 @@ export function readRunOptions(
 	}
 	const overrides = values.override?.property ?? [];
 	// No prototype: a path "__proto__" stays a key of what is sent.
-	if (overrides.length > 0) request.override = Object.create(null) as IDataObject;
+	const override = Object.create(null) as IDataObject;
+	if (overrides.length > 0) request.override = override;
 	overrides.forEach((property, index) => {
 		const path = requireText(
 			place,
@@ -381,7 +382,7 @@ export function readRunOptions(
 			property.path,
 			`Give the node path and the property name, e.g. llm_1.temperature. ${NOTHING_SENT}`,
 		);
-		(request.override as IDataObject)[path] = jsonOrText(
+		override[path] = jsonOrText(
 			place,
 			`Options › ${OPTION_NAMES.override} › "${path}"`,
 			property.value,

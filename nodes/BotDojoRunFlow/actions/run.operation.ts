@@ -224,7 +224,7 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
  * Chat Trigger's sessionId; see helpers/rememberByKey.ts), or the one kept in the chat memory.
  */
 function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
-	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new') as string;
+	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new');
 	if (mode === 'continue') {
 		const id = requireTextParameter(
 			ctx,
@@ -263,7 +263,7 @@ function readOutputShape(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): Pick<RunOptions, 'simplify' | 'fields'> {
-	const output = ctx.getNodeParameter('toolOutput', itemIndex, '') as string;
+	const output = ctx.getNodeParameter('toolOutput', itemIndex, '');
 	if (!output) return { simplify: ctx.getNodeParameter('simplify', itemIndex, true) as boolean };
 	if (output !== 'selected') return { simplify: output !== 'raw' };
 	const chosen = ctx.getNodeParameter('toolFields', itemIndex, []);

@@ -16,6 +16,8 @@
  */
 import { nodeNameToToolName, type IDataObject } from 'n8n-workflow';
 
+import { isJsonObject } from '../../shared/validation';
+
 interface ToolCall {
 	name: string;
 	input?: unknown;
@@ -32,9 +34,7 @@ interface ToolCall {
 }
 
 export function asObject(value: unknown): IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
+	return isJsonObject(value) ? value : {};
 }
 
 function firstDefined(data: IDataObject, keys: string[]): unknown {
