@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution';
 import { flowIdProperty, readFlowId } from '../../shared/params/idLocator';
@@ -30,14 +30,14 @@ export const operation: Operation<Prepared> = {
 		...sessionDataProperties,
 		...simplifyProperties(SIMPLIFY_SESSION_DESCRIPTION),
 	],
-	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	prepare(itemIndex) {
 		return {
 			flowId: readFlowId(this, itemIndex),
 			data: readSessionData(this, itemIndex) ?? {},
 			simplify: this.getNodeParameter('simplify', itemIndex, false) === true,
 		};
 	},
-	async execute(this: IExecuteFunctions, { flowId, data, simplify }: Prepared, itemIndex: number) {
+	async execute({ flowId, data, simplify }, itemIndex) {
 		const session = await createSession(this, flowId, data, itemIndex);
 		return simplify ? simplifySession(session) : session;
 	},

@@ -7,13 +7,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import {
 	fieldsOrJsonProperties,
 	readFieldsOrJson,
-	readFieldsOrJsonMode,
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
 import {
 	invalidInput,
 	isJsonObject,
 	jsonOrText,
+	requireOption,
 	requireText,
 	type InputPlace,
 	placeOf,
@@ -117,15 +117,13 @@ interface StoreField {
 }
 
 /** Reads the session data of the current item in either form, and checks its shape. */
-export function readSessionData(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): IDataObject | undefined {
-	const place: InputPlace = placeOf(ctx, itemIndex);
-	const mode = readFieldsOrJsonMode(ctx, itemIndex, SESSION_DATA);
+export function readSessionData(ctx: IExecuteFunctions, itemIndex: number) {
+	const place = placeOf(ctx, itemIndex);
+	// Read and checked once: readFieldsOrJson takes the mode it is given.
+	const mode = requireOption(ctx, DATA_MODE, itemIndex);
 	if (mode === 'none') return undefined;
 	if (mode === 'json') {
-		const data = readFieldsOrJson(ctx, itemIndex, SESSION_DATA) as IDataObject;
+		const data = readFieldsOrJson(ctx, itemIndex, SESSION_DATA, mode) as IDataObject;
 		checkStores(place, data);
 		return data;
 	}
@@ -166,7 +164,7 @@ export function readSessionData(
 	return stores.length ? data : undefined;
 }
 
-function checkStores(place: InputPlace, data: IDataObject): void {
+function checkStores(place: InputPlace, data: IDataObject) {
 	for (const [name, store] of Object.entries(data)) {
 		if (!isJsonObject(store) || !isJsonObject(store.variables)) {
 			throw invalidInput(

@@ -61,258 +61,261 @@ export const optionsProperty: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	// Alphabetical, as n8n lists them in Add Option.
-	options: (
-		[
-			{
-				displayName: OPTION_NAMES.concurrency,
-				name: 'concurrency',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 50 },
-				default: 1,
-				description:
-					'How many items run at once. The output keeps the order of the input either way.',
-				// An agent calls a tool with one item at a time.
-				displayOptions: NOT_FOR_TOOL,
-			},
-			{
-				displayName: 'Evaluation Run Mode',
-				name: 'evalRunMode',
-				type: 'options',
-				options: [
-					{
-						name: 'Async',
-						value: 'async',
-						description: 'Evaluations run in a separate job after the run',
-					},
-					{ name: 'Block', value: 'block', description: 'The run waits for all evaluations' },
-					{ name: 'Skip', value: 'skip', description: 'No evaluations run' },
-				],
-				default: 'async',
-				description: 'When the evaluations of the flow run (sent as evalOptions.runMode)',
-			},
-			{
-				displayName: OPTION_NAMES.evalRuns,
-				name: 'evalRuns',
-				type: 'fixedCollection',
-				placeholder: 'Add Evaluation',
-				typeOptions: { multipleValues: true },
-				default: {},
-				description:
-					'Evaluations to run (sent as evalOptions.runs). Without any, those marked auto-run run.',
-				options: [
-					{
-						displayName: 'Evaluation',
-						name: 'run',
-						values: [
-							{
-								displayName: OPTION_NAMES.flowEvalId,
-								name: 'flowEvalId',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. flow_eval_tone',
-								description: 'ID of the evaluation flow',
-							},
-							{
-								displayName: OPTION_NAMES.externalInput,
-								name: 'externalInput',
-								// A string, not json: n8n marks an empty json field red, and this one is optional.
-								type: 'string',
-								typeOptions: { rows: 3 },
-								default: '',
-								placeholder: 'e.g. {"expected": "a polite answer"}',
-								description: 'Optional input data for the evaluation setup, as a JSON object',
-							},
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: EVENTS,
-				default: [],
-				description:
-					'Which events BotDojo streams. None chosen: all of them. Sent only when narrowed; without Tokens the text comes from the final result.',
-			},
-			{
-				displayName: 'Forward Tokens Live',
-				name: 'forwardTokens',
-				type: 'boolean',
-				default: true,
-				displayOptions: NOT_FOR_TOOL,
-				description:
-					'Whether to pass each token on as it arrives when the workflow streams its response (Chat Trigger or Webhook with streaming). The aggregated item is output either way.',
-			},
-			{
-				displayName: OPTION_NAMES.idleTimeout,
-				name: 'idleTimeout',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 60,
-				description:
-					'Longest pause in a stream before the run is given up (0: no limit). The flow may still finish in BotDojo.',
-			},
-			{
-				displayName: 'Include Events',
-				name: 'includeEvents',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add every streamed event to the raw output (as events)',
-			},
-			{
-				displayName: 'Include Logs',
-				name: 'includeLogs',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add the onLog events of the stream to the output (as logs)',
-			},
-			{
-				displayName: 'Keep Canvas Markup',
-				name: 'keepCanvasMarkup',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether the answer keeps canvas markup (&lt;|dojo-canvas|&gt;…&lt;|dojo-canvas|&gt;, or a {"canvasData": …} object) in its text and live tokens. Off: the markup is taken out, and the canvases are output as canvases.',
-			},
-			{
-				displayName: OPTION_NAMES.onFlowError,
-				name: 'onFlowError',
-				type: 'options',
-				options: [
-					{
-						name: 'Fail the Item',
-						value: 'fail',
-						description: 'A result with status "error" is an error of the node',
-					},
-					{
-						name: 'Output the Record',
-						value: 'output',
-						description: 'Output it with status "error" so that the workflow can branch on it',
-					},
-				],
-				default: 'fail',
-				description: 'What to do when the flow ran but reported status "error"',
-			},
-			{
-				displayName: OPTION_NAMES.override,
-				name: 'override',
-				type: 'fixedCollection',
-				placeholder: 'Add Property',
-				typeOptions: { multipleValues: true },
-				default: {},
-				description: 'Flow properties to use for this run instead of those saved in the flow',
-				options: [
-					{
-						displayName: 'Property',
-						name: 'property',
-						values: [
-							{
-								displayName: OPTION_NAMES.overridePath,
-								name: 'path',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. llm_1.temperature',
-								description: 'Node path of the flow, a dot, then the property name',
-							},
-							{
-								displayName: 'Value',
-								name: 'value',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. 0.2',
-								description:
-									'A JSON object, array, number or boolean is sent as such; any other text as text',
-							},
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Streaming',
-				name: 'streaming',
-				type: 'boolean',
-				default: true,
-				displayOptions: NOT_FOR_TOOL,
-				description:
-					'Whether to read the run as a stream of events (tokens, tool calls, steps) rather than wait for the whole result',
-			},
-			{
-				displayName: OPTION_NAMES.timeout,
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 300,
-				description:
-					'Longest time for the whole run (0: no limit). When it passes, the flow may still finish in BotDojo.',
-			},
-			{
-				displayName: 'Version',
-				name: 'version',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 3',
-				description: "Release of the flow to run. Empty: the flow's default release.",
-			},
-			{
-				displayName: OPTION_NAMES.maxAttempts,
-				name: 'maxAttempts',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 10 },
-				default: 4,
-				description:
-					'Attempts in all when BotDojo answers 429 or 503 (busy: both mean the flow did not run). Other failures are never retried.',
-			},
-			{
-				displayName: OPTION_NAMES.maxRetryWait,
-				name: 'maxRetryWait',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 60,
-				description:
-					'Longest time, in all, that the retries after a 429 or 503 may wait, Retry-After included',
-			},
-			{
-				displayName: OPTION_NAMES.maxLineMiB,
-				name: 'maxLineMiB',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 1024 },
-				default: 16,
-				description:
-					'Largest single event (one line of the stream) accepted; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice; an answer sent whole may be three times this size.',
-			},
-			{
-				displayName: OPTION_NAMES.messageProperty,
-				name: 'messageProperty',
-				type: 'string',
-				default: 'text_input',
-				description:
-					"With Input: Message, the input property of the flow's Start node that takes the text (text_input in chat-compatible flows)",
-			},
-			{
-				// Replaced by the top-level Simplify. Shown only on version 1 where a saved workflow
-				// chose Raw, so that its choice is kept (n8n drops option values it does not know).
-				displayName: 'Output (Old Setting)',
-				name: 'output',
-				type: 'options',
-				displayOptions: { show: { ...beforeVersion(LEGACY_FIELDS_UNTIL), output: ['raw'] } },
-				options: [
-					{ name: 'Simplified', value: 'simplified', description: 'Use Simplify instead' },
-					{ name: 'Raw', value: 'raw', description: 'The whole flow request record' },
-				],
-				default: 'simplified',
-				description: 'Set Simplify instead; while this says Raw, it decides',
-			},
-		] as INodeProperties[]
-	).sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	// Alphabetical by display name, as n8n lists them in Add Option.
+	options: [
+		{
+			displayName: OPTION_NAMES.maxAttempts,
+			name: 'maxAttempts',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10 },
+			default: 4,
+			description:
+				'Attempts in all when BotDojo answers 429 or 503 (busy: both mean the flow did not run). Other failures are never retried.',
+		},
+		{
+			displayName: OPTION_NAMES.concurrency,
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 50 },
+			default: 1,
+			description:
+				'How many items run at once. The output keeps the order of the input either way.',
+			// An agent calls a tool with one item at a time.
+			displayOptions: NOT_FOR_TOOL,
+		},
+		{
+			displayName: 'Evaluation Run Mode',
+			name: 'evalRunMode',
+			type: 'options',
+			options: [
+				{
+					name: 'Async',
+					value: 'async',
+					description: 'Evaluations run in a separate job after the run',
+				},
+				{ name: 'Block', value: 'block', description: 'The run waits for all evaluations' },
+				{ name: 'Skip', value: 'skip', description: 'No evaluations run' },
+			],
+			default: 'async',
+			description: 'When the evaluations of the flow run (sent as evalOptions.runMode)',
+		},
+		{
+			displayName: OPTION_NAMES.evalRuns,
+			name: 'evalRuns',
+			type: 'fixedCollection',
+			placeholder: 'Add Evaluation',
+			typeOptions: { multipleValues: true },
+			default: {},
+			description:
+				'Evaluations to run (sent as evalOptions.runs). Without any, those marked auto-run run.',
+			options: [
+				{
+					displayName: 'Evaluation',
+					name: 'run',
+					values: [
+						{
+							displayName: OPTION_NAMES.flowEvalId,
+							name: 'flowEvalId',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. flow_eval_tone',
+							description: 'ID of the evaluation flow',
+						},
+						{
+							displayName: OPTION_NAMES.externalInput,
+							name: 'externalInput',
+							// A string, not json: n8n marks an empty json field red, and this one is optional.
+							type: 'string',
+							typeOptions: { rows: 3 },
+							default: '',
+							placeholder: 'e.g. {"expected": "a polite answer"}',
+							description: 'Optional input data for the evaluation setup, as a JSON object',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Events',
+			name: 'events',
+			type: 'multiOptions',
+			options: EVENTS,
+			default: [],
+			description:
+				'Which events BotDojo streams. None chosen: all of them. Sent only when narrowed; without Tokens the text comes from the final result.',
+		},
+		{
+			displayName: 'Forward Tokens Live',
+			name: 'forwardTokens',
+			type: 'boolean',
+			default: true,
+			displayOptions: NOT_FOR_TOOL,
+			description:
+				'Whether to pass each token on as it arrives when the workflow streams its response (Chat Trigger or Webhook with streaming). The aggregated item is output either way.',
+		},
+		{
+			displayName: OPTION_NAMES.idleTimeout,
+			name: 'idleTimeout',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description:
+				'Longest pause in a stream before the run is given up (0: no limit). The flow may still finish in BotDojo.',
+		},
+		{
+			displayName: 'Include Events',
+			name: 'includeEvents',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add every streamed event to the raw output (as events)',
+		},
+		{
+			displayName: 'Include Logs',
+			name: 'includeLogs',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add the onLog events of the stream to the output (as logs)',
+		},
+		{
+			displayName: 'Keep Canvas Markup',
+			name: 'keepCanvasMarkup',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the answer keeps canvas markup (&lt;|dojo-canvas|&gt;…&lt;|dojo-canvas|&gt;, or a {"canvasData": …} object) in its text and live tokens. Off: the markup is taken out, and the canvases are output as canvases.',
+		},
+		{
+			displayName: OPTION_NAMES.maxLineMiB,
+			name: 'maxLineMiB',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1024 },
+			default: 16,
+			description:
+				'Largest single event (one line of the stream) accepted; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice; an answer sent whole may be three times this size.',
+		},
+		{
+			displayName: OPTION_NAMES.messageProperty,
+			name: 'messageProperty',
+			type: 'string',
+			default: 'text_input',
+			description:
+				"With Input: Message, the input property of the flow's Start node that takes the text (text_input in chat-compatible flows)",
+		},
+		{
+			displayName: OPTION_NAMES.onFlowError,
+			name: 'onFlowError',
+			type: 'options',
+			options: [
+				{
+					name: 'Fail the Item',
+					value: 'fail',
+					description: 'A result with status "error" is an error of the node',
+				},
+				{
+					name: 'Output the Record',
+					value: 'output',
+					description: 'Output it with status "error" so that the workflow can branch on it',
+				},
+			],
+			default: 'fail',
+			description: 'What to do when the flow ran but reported status "error"',
+		},
+		{
+			// Replaced by the top-level Simplify. Shown only on version 1 where a saved workflow
+			// chose Raw, so that its choice is kept (n8n drops option values it does not know).
+			displayName: 'Output (Old Setting)',
+			name: 'output',
+			type: 'options',
+			displayOptions: { show: { ...beforeVersion(LEGACY_FIELDS_UNTIL), output: ['raw'] } },
+			options: [
+				{ name: 'Simplified', value: 'simplified', description: 'Use Simplify instead' },
+				{ name: 'Raw', value: 'raw', description: 'The whole flow request record' },
+			],
+			default: 'simplified',
+			description: 'Set Simplify instead; while this says Raw, it decides',
+		},
+		{
+			displayName: OPTION_NAMES.override,
+			name: 'override',
+			type: 'fixedCollection',
+			placeholder: 'Add Property',
+			typeOptions: { multipleValues: true },
+			default: {},
+			description: 'Flow properties to use for this run instead of those saved in the flow',
+			options: [
+				{
+					displayName: 'Property',
+					name: 'property',
+					values: [
+						{
+							displayName: OPTION_NAMES.overridePath,
+							name: 'path',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. llm_1.temperature',
+							description: 'Node path of the flow, a dot, then the property name',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. 0.2',
+							description:
+								'A JSON object, array, number or boolean is sent as such; any other text as text',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: OPTION_NAMES.maxRetryWait,
+			name: 'maxRetryWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description:
+				'Longest time, in all, that the retries after a 429 or 503 may wait, Retry-After included',
+		},
+		{
+			displayName: 'Streaming',
+			name: 'streaming',
+			type: 'boolean',
+			default: true,
+			displayOptions: NOT_FOR_TOOL,
+			description:
+				'Whether to read the run as a stream of events (tokens, tool calls, steps) rather than wait for the whole result',
+		},
+		{
+			displayName: OPTION_NAMES.timeout,
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 300,
+			description:
+				'Longest time for the whole run (0: no limit). When it passes, the flow may still finish in BotDojo.',
+		},
+		{
+			displayName: 'Version',
+			name: 'version',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 3',
+			description: "Release of the flow to run. Empty: the flow's default release.",
+		},
+	],
 };
+
+interface EvalRunValues {
+	flowEvalId?: string;
+	externalInput?: unknown;
+}
 
 interface OptionValues {
 	version?: string;
 	override?: { property?: Array<{ path?: string; value?: unknown }> };
 	evalRunMode?: string;
-	evalRuns?: { run?: Array<{ flowEvalId?: string; externalInput?: unknown }> };
+	evalRuns?: { run?: EvalRunValues[] };
 	streaming?: boolean;
 	events?: string[];
 	output?: 'simplified' | 'raw';
@@ -332,7 +335,7 @@ interface OptionValues {
 /** The longest time a Node.js timer can wait, in whole seconds (2^31-1 ms: about 24.8 days). */
 const LONGEST_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
-function seconds(place: InputPlace, parameter: string, value: unknown, fallback: number): number {
+function seconds(place: InputPlace, parameter: string, value: unknown, fallback: number) {
 	const number = value === undefined || value === '' ? fallback : Number(value);
 	if (!Number.isFinite(number) || number < 0 || number > LONGEST_SECONDS) {
 		throw invalidInput(
@@ -354,7 +357,7 @@ export function readRunOptions(
 	itemIndex: number,
 	shape: Pick<RunOptions, 'simplify' | 'fields'>,
 ): RunOptions {
-	const place: InputPlace = placeOf(ctx, itemIndex);
+	const place = placeOf(ctx, itemIndex);
 	const values = ctx.getNodeParameter('options', itemIndex, {}) as OptionValues;
 	const streaming = values.streaming ?? true;
 	const request: IDataObject = { stream: streaming ? 'http' : 'none' };
@@ -370,7 +373,8 @@ export function readRunOptions(
 	}
 	const overrides = values.override?.property ?? [];
 	// No prototype: a path "__proto__" stays a key of what is sent.
-	if (overrides.length > 0) request.override = Object.create(null) as IDataObject;
+	const override = Object.create(null) as IDataObject;
+	if (overrides.length > 0) request.override = override;
 	overrides.forEach((property, index) => {
 		const path = requireText(
 			place,
@@ -378,7 +382,7 @@ export function readRunOptions(
 			property.path,
 			`Give the node path and the property name, e.g. llm_1.temperature. ${NOTHING_SENT}`,
 		);
-		(request.override as IDataObject)[path] = jsonOrText(
+		override[path] = jsonOrText(
 			place,
 			`Options › ${OPTION_NAMES.override} › "${path}"`,
 			property.value,
@@ -414,16 +418,12 @@ export function readRunOptions(
 }
 
 /** The Concurrency option (one value for the whole node, read from the first item). */
-export function readConcurrency(this: IExecuteFunctions): number {
-	const value = this.getNodeParameter('options.concurrency', 0, 1) as number;
+export function readConcurrency(this: IExecuteFunctions) {
+	const value = this.getNodeParameter('options.concurrency', 0, 1);
 	return Math.min(50, Math.max(1, Math.floor(Number(value)) || 1));
 }
 
-function readEvalRun(
-	place: InputPlace,
-	run: { flowEvalId?: string; externalInput?: unknown },
-	index: number,
-): IDataObject {
+function readEvalRun(place: InputPlace, run: EvalRunValues, index: number) {
 	const label = `Options › ${OPTION_NAMES.evalRuns} › evaluation ${index + 1}`;
 	const entry: IDataObject = {
 		flowEvalId: requireText(

@@ -17,15 +17,19 @@ import type { Operation } from '../../shared/execution';
 import {
 	fieldsOrJsonProperties,
 	readFieldsOrJson,
-	readFieldsOrJsonMode,
 	type FieldsOrJson,
 } from '../../shared/params/fieldsOrJson';
 import { flowIdProperty, readFlowId } from '../../shared/params/idLocator';
 import { beforeVersion } from '../../shared/params/simplify';
-import { invalidInput, placeOf, requireText, requireTextParameter } from '../../shared/validation';
-import { runFlowOnce, type RunOutcome } from '../helpers/flowRun';
+import {
+	invalidInput,
+	placeOf,
+	requireOption,
+	requireText,
+	requireTextParameter,
+} from '../../shared/validation';
+import { runFlowOnce, type RunIn } from '../helpers/flowRun';
 import { runWithMemory } from '../helpers/memorySession';
-import { canForward } from '../helpers/output';
 import { assertRememberedMapVisible, runRemembered } from '../helpers/rememberByKey';
 import { OPTION_NAMES, type RunOptions } from '../helpers/runOptions';
 import {
@@ -191,8 +195,9 @@ interface PreparedRun {
 /** The run's `body` for one item, checked before any request. */
 function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const place = placeOf(ctx, itemIndex);
-	const mode = readFieldsOrJsonMode(ctx, itemIndex, INPUT);
-	if (mode !== 'message') return readFieldsOrJson(ctx, itemIndex, INPUT) ?? {};
+	// Read and checked once: readFieldsOrJson takes the mode it is given.
+	const mode = requireOption(ctx, inputModeProperty, itemIndex);
+	if (mode !== 'message') return readFieldsOrJson(ctx, itemIndex, INPUT, mode) ?? {};
 	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).messageProperty;
 	const property = requireText(
 		place,
@@ -219,16 +224,23 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
  * Chat Trigger's sessionId; see helpers/rememberByKey.ts), or the one kept in the chat memory.
  */
 function readSession(ctx: IExecuteFunctions, itemIndex: number): SessionChoice {
-	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new') as string;
+	const mode = ctx.getNodeParameter('sessionMode', itemIndex, 'new');
 	if (mode === 'continue') {
-		const valid =
-			'Give the ID of an existing session, e.g. {{ $json.flowSessionId }} of an earlier run.';
-		const id = requireTextParameter(ctx, SESSION_ID, itemIndex, `${valid} ${NOTHING_SENT}`);
+		const id = requireTextParameter(
+			ctx,
+			SESSION_ID,
+			itemIndex,
+			`Give the ID of an existing session, e.g. {{ $json.flowSessionId }} of an earlier run. ${NOTHING_SENT}`,
+		);
 		return { mode, id };
 	}
 	if (mode === 'remember') {
-		const valid = `Give a text that identifies the conversation, e.g. {{ $json.sessionId }} after a Chat Trigger.`;
-		const key = requireTextParameter(ctx, SESSION_KEY, itemIndex, `${valid} ${NOTHING_SENT}`);
+		const key = requireTextParameter(
+			ctx,
+			SESSION_KEY,
+			itemIndex,
+			`Give a text that identifies the conversation, e.g. {{ $json.sessionId }} after a Chat Trigger. ${NOTHING_SENT}`,
+		);
 		assertRememberedMapVisible(ctx, itemIndex);
 		return { mode, key };
 	}
@@ -251,10 +263,10 @@ function readOutputShape(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): Pick<RunOptions, 'simplify' | 'fields'> {
-	const output = ctx.getNodeParameter('toolOutput', itemIndex, '') as string;
+	const output = ctx.getNodeParameter('toolOutput', itemIndex, '');
 	if (!output) return { simplify: ctx.getNodeParameter('simplify', itemIndex, true) as boolean };
 	if (output !== 'selected') return { simplify: output !== 'raw' };
-	const chosen = ctx.getNodeParameter('toolFields', itemIndex, []) as unknown;
+	const chosen = ctx.getNodeParameter('toolFields', itemIndex, []);
 	const fields = Array.isArray(chosen)
 		? chosen.filter((f) => FIELDS.some((field) => field.value === f))
 		: [];
@@ -266,7 +278,7 @@ function readOutputShape(
 			'Choose at least one field, e.g. Text, or set Output to Simplified.',
 		);
 	}
-	return { simplify: true, fields: fields as string[] };
+	return { simplify: true, fields };
 }
 
 export const operation: Operation<PreparedRun> = {
@@ -341,7 +353,7 @@ export const operation: Operation<PreparedRun> = {
 
 	concurrency: readConcurrency,
 
-	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRun {
+	prepare(itemIndex) {
 		return {
 			flowId: readFlowId(this, itemIndex, NOTHING_SENT),
 			body: readBody(this, itemIndex),
@@ -350,25 +362,17 @@ export const operation: Operation<PreparedRun> = {
 		};
 	},
 
-	async execute(this: IExecuteFunctions, run: PreparedRun, itemIndex: number) {
-		const runIn = async (sessionId: string | undefined): Promise<RunOutcome> =>
-			await runFlowOnce(this, {
-				...run,
-				itemIndex,
-				sessionId,
-				forward: canForward(this),
-				chunkErrors: this.continueOnFail(),
-				cancelSignal: this.getExecutionCancelSignal?.(),
-			});
-		const session = run.session;
-		if (session.mode === 'remember') {
-			const entry = { flowId: run.flowId, key: session.key };
-			return await runRemembered(this, itemIndex, entry, runIn);
-		}
-		if (session.mode === 'memory') {
-			return await runWithMemory(this, itemIndex, run.flowId, runIn);
-		}
-		const outcome = await runIn(session.mode === 'continue' ? session.id : undefined);
+	async execute(run, itemIndex) {
+		const runIn: RunIn = async (sessionId) =>
+			await runFlowOnce(this, { ...run, itemIndex, sessionId });
+		const { session, flowId } = run;
+		// A flow that reported an error fails the item only after its session was kept.
+		const outcome =
+			session.mode === 'remember'
+				? await runRemembered(this, itemIndex, { flowId, key: session.key }, runIn)
+				: session.mode === 'memory'
+					? await runWithMemory(this, itemIndex, flowId, runIn)
+					: await runIn(session.mode === 'continue' ? session.id : undefined);
 		if (outcome.failure) throw outcome.failure;
 		return outcome.json;
 	},

@@ -16,7 +16,9 @@
  */
 import { nodeNameToToolName, type IDataObject } from 'n8n-workflow';
 
-export interface ToolCall {
+import { isJsonObject } from '../../shared/validation';
+
+interface ToolCall {
 	name: string;
 	input?: unknown;
 	output?: unknown;
@@ -32,9 +34,7 @@ export interface ToolCall {
 }
 
 export function asObject(value: unknown): IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
+	return isJsonObject(value) ? value : {};
 }
 
 function firstDefined(data: IDataObject, keys: string[]): unknown {
@@ -115,13 +115,13 @@ function toolCallOfStep(step: IDataObject): ToolCall {
  * leave out what that said, e.g. the arguments), so a step that went "processing" →
  * "complete" is one call.
  */
-export class StepToolCalls {
+class StepToolCalls {
 	private readonly byKey = new Map<unknown, ToolCall>();
 
 	/** The step updated last: streamed argument text belongs to it. */
 	private last?: ToolCall;
 
-	add(data: unknown): void {
+	add(data: unknown) {
 		for (const step of allSteps([data]).filter(isToolStep)) {
 			const call = toolCallOfStep(step);
 			const key = step.stepId ?? step.runId ?? Symbol('step');
@@ -132,18 +132,18 @@ export class StepToolCalls {
 	}
 
 	/** Adds argument text to the step updated last; false when there is none yet. */
-	addArgumentText(text: string): boolean {
+	addArgumentText(text: string) {
 		if (this.last) this.last.argumentText = (this.last.argumentText ?? '') + text;
 		return this.last !== undefined;
 	}
 
-	get calls(): ToolCall[] {
+	get calls() {
 		return [...this.byKey.values()];
 	}
 }
 
 /** The canvases steps carry (an MCP app, a chart …), the latest update of each step. */
-function stepCanvases(steps: unknown, into = new Map<unknown, unknown>()): Map<unknown, unknown> {
+function stepCanvases(steps: unknown, into = new Map<unknown, unknown>()) {
 	for (const step of allSteps(steps)) {
 		if (step.canvas !== null && typeof step.canvas === 'object') {
 			into.set(step.stepId ?? step.runId ?? Symbol('step'), step.canvas);
@@ -162,7 +162,7 @@ class TextCollector {
 
 	private text = '';
 
-	add(token: string): void {
+	add(token: string) {
 		if (this.batch.push(token) === 2048) this.toString();
 	}
 
@@ -251,7 +251,7 @@ export class RunCollector {
 	}
 
 	/** Argument text goes to the tool call begun last (a step, else a tool event). */
-	private argumentText(text: string): void {
+	private argumentText(text: string) {
 		const all = this.pendingArguments + text;
 		if (!all) return;
 		this.pendingArguments = '';
@@ -262,7 +262,7 @@ export class RunCollector {
 	}
 
 	/** A tool's start (`running`), or its end, matched to the oldest open call of its key. */
-	private toolEvent(data: IDataObject, status: ToolCall['status']): void {
+	private toolEvent(data: IDataObject, status: ToolCall['status']) {
 		const name = String(firstDefined(data, ['toolName', 'name', 'tool']) ?? 'unknown');
 		const runId = firstDefined(data, RUN_ID_KEYS);
 		const key = runId !== undefined ? `run:${String(runId)}` : `name:${name}`;
@@ -289,7 +289,7 @@ export class RunCollector {
 }
 
 /** The canvases of the run's steps: the record's, else the streamed ones. */
-export function stepCanvasesOf(record: IDataObject, collector?: RunCollector): unknown[] {
+export function stepCanvasesOf(record: IDataObject, collector?: RunCollector) {
 	const fromRecord = stepCanvases(asObject(record.aiMessage).steps);
 	return [...(fromRecord.size > 0 || !collector ? fromRecord : collector.canvases).values()];
 }

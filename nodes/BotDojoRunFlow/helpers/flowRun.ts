@@ -8,23 +8,15 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { asNodeError } from '../../shared/itemErrors';
 import { runFlow } from '../../shared/transport/run';
 import { RunCollector } from './collector';
-import { answerOf, CanvasFilter, outputJson, TokenForwarder } from './output';
+import { answerOf, canForward, CanvasFilter, outputJson, TokenForwarder } from './output';
 import { RUN_WORDS, type RunOptions } from './runOptions';
 
-export interface FlowRun {
+interface FlowRun {
 	flowId: string;
 	body: IDataObject;
 	options: RunOptions;
 	itemIndex: number;
 	sessionId?: string;
-	/** Live forwarding is possible (the workflow streams its response). */
-	forward: boolean;
-	/**
-	 * Whether a broken stream sends an `error` chunk itself: only with Continue On Fail, as n8n
-	 * sends one for a node that fails.
-	 */
-	chunkErrors: boolean;
-	cancelSignal?: AbortSignal;
 }
 
 export interface RunOutcome {
@@ -34,10 +26,14 @@ export interface RunOutcome {
 	failure?: Error;
 }
 
+/** A run of the item's flow in the session given (none: a new one). */
+export type RunIn = (sessionId: string | undefined) => Promise<RunOutcome>;
+
 export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise<RunOutcome> {
 	const { options, itemIndex } = run;
+	// Live forwarding only where the workflow streams its response.
 	const forwarder =
-		run.forward && options.forwardTokens ? new TokenForwarder(ctx, itemIndex) : undefined;
+		canForward(ctx) && options.forwardTokens ? new TokenForwarder(ctx, itemIndex) : undefined;
 	// Canvas markup stays out of the chat: only what cannot become markup goes on.
 	const live = options.keepCanvasMarkup ? undefined : new CanvasFilter();
 	const forward = (token: string) => {
@@ -49,24 +45,20 @@ export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise
 		forwarder ? forward : undefined,
 	);
 	const answer = await runFlow(ctx, {
-		flowId: run.flowId,
-		sessionId: run.sessionId,
-		body: run.body,
+		// The run and its limits (streaming, timeouts, line size, retry) under the transport's names.
+		...run,
+		...options,
 		options: options.request,
-		itemIndex,
-		streaming: options.streaming,
-		timeoutMs: options.timeoutMs,
-		idleTimeoutMs: options.idleTimeoutMs,
-		maxLineChars: options.maxLineChars,
-		retry: options.retry,
-		cancelSignal: run.cancelSignal,
+		cancelSignal: ctx.getExecutionCancelSignal?.(),
 		failOnFlowError: options.onFlowError === 'fail',
 		words: RUN_WORDS,
 		stream: {
 			began: () => forwarder?.begin(),
 			event: (value) => collector.add(value),
 			chunkRead: forwarder ? () => forwarder.flush() : undefined,
-			broke: (message) => (run.chunkErrors ? forwarder?.error(message) : undefined),
+			// A broken stream sends an `error` chunk itself only with Continue On Fail, as n8n
+			// sends one for a node that fails.
+			broke: (message) => (ctx.continueOnFail() ? forwarder?.error(message) : undefined),
 		},
 	}).catch((error: unknown) => Promise.reject(asNodeError(ctx, error, itemIndex)));
 	const { record, streamed } = answer;

@@ -20,17 +20,12 @@
  * once. A new API key does the same for every conversation.
  */
 import { timingSafeEqual } from 'crypto';
-import {
-	NodeConnectionTypes,
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
 import { createSession } from '../../shared/transport/api';
 import { keySigner } from '../../shared/transport/project';
-import type { RunOutcome } from './flowRun';
+import type { RunIn, RunOutcome } from './flowRun';
 import { runInSession } from './rememberByKey';
 
 /** What the node uses of a langchain chat memory (no langchain import in node code). */
@@ -57,7 +52,7 @@ interface Marker {
 const MARKER = /^\[BotDojo session (\d+)\] (\S+) sig:([A-Za-z0-9_-]{43})$/;
 
 /** The chat memory's history, refused (before any request) when it cannot hold markers safely. */
-async function readHistory(ctx: IExecuteFunctions, itemIndex: number): Promise<ChatHistory> {
+async function readHistory(ctx: IExecuteFunctions, itemIndex: number) {
 	const memory = (await ctx.getInputConnectionData(NodeConnectionTypes.AiMemory, itemIndex)) as
 		| { chatHistory?: Partial<ChatHistory> }
 		| undefined;
@@ -89,8 +84,8 @@ export async function runWithMemory(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	flowId: string,
-	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
-): Promise<IDataObject> {
+	runIn: RunIn,
+): Promise<RunOutcome> {
 	const history = await readHistory(ctx, itemIndex);
 	const signed = await keySigner(ctx);
 	const sign = ({ generation, id }: Marker) =>
@@ -135,19 +130,12 @@ export async function runWithMemory(
 	const use = marker ? 'continued' : 'new';
 	let generation = marker?.generation ?? 1;
 	marker ??= await start(generation);
-	const { outcome, json } = await runInSession(
-		ctx,
-		itemIndex,
-		{ id: marker?.id, use },
-		runIn,
-		async () => {
-			generation = (marker?.generation ?? generation) + 1;
-			marker = await start(generation);
-			return marker?.id;
-		},
-	);
+	const outcome = await runInSession(ctx, itemIndex, { id: marker?.id, use }, runIn, async () => {
+		generation = (marker?.generation ?? generation) + 1;
+		marker = await start(generation);
+		return marker?.id;
+	});
 	// Without a session made ahead (flow key), the run's own session is recorded after it.
 	if (!marker && outcome.sessionId) await write({ generation, id: outcome.sessionId });
-	if (outcome.failure) throw outcome.failure;
-	return json;
+	return outcome;
 }

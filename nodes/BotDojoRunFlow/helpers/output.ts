@@ -19,7 +19,7 @@ import type { RunOptions } from './runOptions';
  * Where n8n streams the workflow's response; never as an AI Agent's tool (n8n runs it as the
  * type `…Tool`): the agent writes the chat, its tools must not.
  */
-export function canForward(ctx: IExecuteFunctions): boolean {
+export function canForward(ctx: IExecuteFunctions) {
 	return !ctx.getNode?.()?.type?.endsWith('Tool') && ctx.isStreaming() === true;
 }
 
@@ -42,24 +42,20 @@ export class TokenForwarder {
 		private readonly itemIndex: number,
 	) {}
 
-	begin(): void {
+	begin() {
 		if (this.begun) return;
 		this.begun = true;
 		this.send('begin');
 	}
 
-	token(token: string): void {
+	token(token: string) {
 		this.begin();
-		if (this.sent > 0) {
-			this.pending.push(token);
-			return;
-		}
-		this.sent++;
-		this.send('item', token);
+		this.pending.push(token);
+		if (this.sent === 0) this.flush();
 	}
 
 	/** Sends the tokens held since the last flush as one item. */
-	flush(): void {
+	flush() {
 		if (this.pending.length === 0) return;
 		const text = this.pending.join('');
 		this.sent += this.pending.length;
@@ -68,20 +64,20 @@ export class TokenForwarder {
 	}
 
 	/** Ends the item; a run that streamed no tokens sends its whole text as one item first. */
-	end(text: string): void {
+	end(text: string) {
 		this.begin();
 		this.flush();
 		if (this.sent === 0 && text) this.send('item', text);
 		this.send('end');
 	}
 
-	error(message: string): void {
+	error(message: string) {
 		this.begin();
 		this.flush();
 		this.send('error', message);
 	}
 
-	private send(type: 'begin' | 'item' | 'end' | 'error', content?: string): void {
+	private send(type: 'begin' | 'item' | 'end' | 'error', content?: string) {
 		// sendChunk is declared void but is async in n8n 1.10x+: a failing sink must not fail the run.
 		const sent = this.ctx.sendChunk(type, this.itemIndex, content) as unknown;
 		if (sent instanceof Promise) sent.catch(() => {});
@@ -98,7 +94,7 @@ const OBJECT_KEY = '"canvasData"';
 const OBJECT_START = /\{\s*"canvasData"\s*:/;
 
 /** Where the text's end may be the start of markup (its length when nowhere). */
-function heldFrom(text: string): number {
+function heldFrom(text: string) {
 	let from = text.length;
 	const tag = text.lastIndexOf('<');
 	if (tag !== -1 && text.length - tag < TAG.length && TAG.startsWith(text.slice(tag))) from = tag;
@@ -142,7 +138,7 @@ export class CanvasFilter {
 	private scanned = 0;
 
 	/** The text of `piece` (after what was held) that is not markup and cannot become markup. */
-	push(piece: string): string {
+	push(piece: string) {
 		this.held += piece;
 		let shown = '';
 		for (;;) {
@@ -170,14 +166,14 @@ export class CanvasFilter {
 	}
 
 	/** The end of the text: what was held as a possible start is text; unclosed markup is a canvas. */
-	end(): string {
+	end() {
 		const [rest, inside] = [this.held, this.inside];
 		if (inside) this.canvases.push(parsed(rest));
 		this.close(rest.length);
 		return inside ? '' : rest;
 	}
 
-	private close(at: number): void {
+	private close(at: number) {
 		this.held = this.held.slice(at);
 		this.inside = undefined;
 		this.depth = 0;
@@ -186,14 +182,14 @@ export class CanvasFilter {
 	}
 
 	/** The index of the closing tag, or -1 while it has not come. */
-	private tagEnd(): number {
+	private tagEnd() {
 		const end = this.held.indexOf(TAG, this.scanned);
 		if (end === -1) this.scanned = Math.max(0, this.held.length - TAG.length + 1);
 		return end;
 	}
 
 	/** The index after the object's closing brace, or -1 while it is open. */
-	private objectEnd(): number {
+	private objectEnd() {
 		for (let i = this.scanned; i < this.held.length; i++) {
 			const char = this.held[i];
 			if (this.inString) {
@@ -210,7 +206,7 @@ export class CanvasFilter {
 }
 
 /** The answer: its text, and the canvases its steps and its markup held. */
-export interface Answer {
+interface Answer {
 	text: string;
 	canvases: unknown[];
 }
@@ -245,7 +241,7 @@ export const EVALUATION_NODE_TYPE = 'n8n-nodes-base.evaluation';
  * `evaluation`), and when an enabled Evaluation node follows this node (a manual run of the
  * same workflow). Both methods are feature-detected: an n8n without getChildNodes keeps the list.
  */
-export function evaluationReadsSteps(ctx: IExecuteFunctions): boolean {
+export function evaluationReadsSteps(ctx: IExecuteFunctions) {
 	if (typeof ctx.getMode === 'function' && ctx.getMode() === 'evaluation') return true;
 	if (typeof ctx.getChildNodes !== 'function') return true;
 	return ctx

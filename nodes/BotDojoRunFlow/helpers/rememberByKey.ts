@@ -41,10 +41,10 @@ import {
 } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/itemErrors';
-import type { RunOutcome } from './flowRun';
+import type { RunIn, RunOutcome } from './flowRun';
 
 /** How this run's session came about; shown in the output as `session`. */
-export type SessionUse = 'new' | 'continued' | 'replaced';
+type SessionUse = 'new' | 'continued' | 'replaced';
 
 /** One conversation of one flow. */
 interface Conversation {
@@ -52,10 +52,14 @@ interface Conversation {
 	key: string;
 }
 
-interface RememberedSession {
+/** A conversation as this process names it. */
+interface Named {
 	flowId: string;
 	/** What is saved instead of the key (see keyDigest). */
 	digest: string;
+}
+
+interface RememberedSession extends Named {
 	id: string;
 	/** Days since 1970-01-01 (UTC) of the last use that was saved. */
 	day: number;
@@ -67,19 +71,19 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_REMEMBERED = 10_000;
 
 /** A key as saved: any text of any length becomes 16 characters. */
-export function keyDigest(key: string): string {
+export function keyDigest(key: string) {
 	return createHash('sha256').update(key).digest('base64url').slice(0, 16);
 }
 
 /** The name of a conversation in this process (the digest has a fixed length). */
-const nameOf = ({ flowId, digest }: { flowId: string; digest: string }) => digest + flowId;
+const nameOf = ({ flowId, digest }: Named) => digest + flowId;
 
 function entriesOf(value: unknown): Array<[string, unknown]> {
 	return value && typeof value === 'object' ? Object.entries(value) : [];
 }
 
 /** The sessions a static data saved, in every form, and whether any was of an earlier form. */
-function readSaved(staticData: IDataObject): { found: RememberedSession[]; earlier: boolean } {
+function readSaved(staticData: IDataObject) {
 	const found: RememberedSession[] = [];
 	const add = (flowId: string, digest: string, day: number, id: unknown) => {
 		if (Number.isFinite(day) && typeof id === 'string' && id !== '') {
@@ -137,7 +141,7 @@ class SessionStore {
 	 * static data changed, so that n8n saves it anew once; the oldest one (`sessions`) is left
 	 * out of what it saves (n8n observes writes and deletes, not property definitions).
 	 */
-	attach(staticData: IDataObject, loadedFromSaved: boolean): void {
+	attach(staticData: IDataObject, loadedFromSaved: boolean) {
 		if (this.attached.has(staticData)) return;
 		this.attached.add(staticData);
 		let earlier = false;
@@ -166,17 +170,17 @@ class SessionStore {
 	 * every earlier run of it in this process has ended, and remembers the session it used
 	 * (writing into `staticData` only when the saved form changes).
 	 */
-	async withSession<T>(
+	async withSession(
 		{ flowId, key }: Conversation,
 		staticData: IDataObject,
-		run: (known: string | undefined) => Promise<{ result: T; sessionId?: string }>,
-	): Promise<T> {
+		run: RunIn,
+	): Promise<RunOutcome> {
 		const named = { flowId, digest: keyDigest(key) };
 		const name = nameOf(named);
 		const once = async () => {
-			const { result, sessionId } = await run(this.sessions.get(name)?.id);
-			if (sessionId) this.remember(named, sessionId, staticData);
-			return result;
+			const outcome = await run(this.sessions.get(name)?.id);
+			if (outcome.sessionId) this.remember(named, outcome.sessionId, staticData);
+			return outcome;
 		};
 		const current = (this.queues.get(name) ?? Promise.resolve()).then(once, once);
 		this.queues.set(name, current);
@@ -187,7 +191,7 @@ class SessionStore {
 		}
 	}
 
-	forget({ flowId, key }: Conversation, staticData: IDataObject): void {
+	forget({ flowId, key }: Conversation, staticData: IDataObject) {
 		if (!this.sessions.delete(nameOf({ flowId, digest: keyDigest(key) }))) return;
 		this.changed(flowId, true);
 		this.markChanged(staticData);
@@ -195,7 +199,7 @@ class SessionStore {
 
 	/** Takes the saved sessions the process does not know, the least recently used first (by
 	 *  the saved day; ties keep their order), behind those it knows, and saves them all anew. */
-	private load(found: RememberedSession[]): void {
+	private load(found: RememberedSession[]) {
 		const unknown = new Map<string, RememberedSession>();
 		for (const session of found) {
 			const name = nameOf(session);
@@ -210,11 +214,7 @@ class SessionStore {
 		}
 	}
 
-	private remember(
-		named: { flowId: string; digest: string },
-		id: string,
-		staticData: IDataObject,
-	): void {
+	private remember(named: Named, id: string, staticData: IDataObject) {
 		const name = nameOf(named);
 		const known = this.sessions.get(name);
 		const day = Math.floor(Date.now() / DAY_MS);
@@ -236,7 +236,7 @@ class SessionStore {
 	}
 
 	/** The flow's saved text is built anew when next read; a flow without sessions has none. */
-	private changed(flowId: string, removed = false): void {
+	private changed(flowId: string, removed = false) {
 		this.texts.delete(flowId);
 		if (removed) {
 			for (const session of this.sessions.values()) if (session.flowId === flowId) return;
@@ -260,7 +260,7 @@ class SessionStore {
 	}
 
 	/** Assigning marks the execution's static data as changed, so that n8n saves it. */
-	private markChanged(staticData: IDataObject): void {
+	private markChanged(staticData: IDataObject) {
 		staticData.remembered = this.saved;
 	}
 }
@@ -269,7 +269,7 @@ class SessionStore {
 const stores = new Map<string, SessionStore>();
 
 /** What a restart of n8n does to the stores: only the saved static data remains (for tests). */
-export function forgetAllSessionStores(): void {
+export function forgetAllSessionStores() {
 	stores.clear();
 }
 
@@ -278,7 +278,7 @@ export function forgetAllSessionStores(): void {
  * contexts carry n8n's InstanceSettings, whose instanceType is 'worker' in `n8n worker` (not part
  * of the typed interface; a context without it is taken to be a regular n8n).
  */
-export function assertRememberedMapVisible(ctx: IExecuteFunctions, itemIndex: number): void {
+export function assertRememberedMapVisible(ctx: IExecuteFunctions, itemIndex: number) {
 	const { instanceSettings } = ctx as unknown as { instanceSettings?: { instanceType?: unknown } };
 	if (instanceSettings?.instanceType !== 'worker') return;
 	throw new NodeOperationError(
@@ -304,9 +304,9 @@ export async function runInSession(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	known: { id?: string; use: SessionUse },
-	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
+	runIn: RunIn,
 	replace: () => Promise<string | undefined>,
-): Promise<{ outcome: RunOutcome; json: IDataObject }> {
+): Promise<RunOutcome> {
 	let use = known.use;
 	let outcome: RunOutcome;
 	try {
@@ -318,7 +318,7 @@ export async function runInSession(
 		use = 'replaced';
 		outcome = await runIn(await replace());
 	}
-	return { outcome, json: { ...outcome.json, session: use } };
+	return { ...outcome, json: { ...outcome.json, session: use } };
 }
 
 /** Runs `runIn` in the session remembered for `key` (or a new one). */
@@ -326,24 +326,19 @@ export async function runRemembered(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	entry: Conversation,
-	runIn: (sessionId: string | undefined) => Promise<RunOutcome>,
-): Promise<IDataObject> {
+	runIn: RunIn,
+): Promise<RunOutcome> {
 	const storeName = JSON.stringify([ctx.getWorkflow().id ?? '', ctx.getNode().name]);
 	const store = stores.get(storeName) ?? new SessionStore();
 	stores.set(storeName, store);
 	const staticData = ctx.getWorkflowStaticData('node');
 	// A manual execution's static data may not be what n8n saved last.
 	store.attach(staticData, ctx.getMode() !== 'manual');
-	let failure: Error | undefined;
-	const json = await store.withSession(entry, staticData, async (id) => {
+	return await store.withSession(entry, staticData, async (id) => {
 		const use = id ? 'continued' : 'new';
-		const run = await runInSession(ctx, itemIndex, { id, use }, runIn, async () => {
+		return await runInSession(ctx, itemIndex, { id, use }, runIn, async () => {
 			store.forget(entry, staticData);
 			return undefined;
 		});
-		failure = run.outcome.failure;
-		return { result: run.json, sessionId: run.outcome.sessionId };
 	});
-	if (failure) throw failure;
-	return json;
 }

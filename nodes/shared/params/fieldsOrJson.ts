@@ -65,15 +65,6 @@ function modeProperty(spec: FieldsOrJson): INodeProperties {
 	};
 }
 
-/** The item's mode; a value that is none of the options is refused, naming them. */
-export function readFieldsOrJsonMode(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	spec: FieldsOrJson,
-): string {
-	return requireOption(ctx, modeProperty(spec), itemIndex);
-}
-
 /** The mode parameter, then the fields and the JSON parameters. */
 export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 	const show = (mode: string) => ({ show: { [spec.names.mode]: [mode] } });
@@ -125,21 +116,24 @@ export function fieldsOrJsonProperties(spec: FieldsOrJson): INodeProperties[] {
 	];
 }
 
-function withMoreHelp(spec: FieldsOrJson, help: string): string {
+function withMoreHelp(spec: FieldsOrJson, help: string) {
 	return spec.moreHelp ? `${help} ${spec.moreHelp}` : help;
 }
 
 /**
  * The object of one item in the Fields or JSON mode; undefined in any other mode and for Fields
- * with none given. Checked before any request: names are required and used once.
+ * with none given. Checked before any request: names are required and used once. A node that
+ * reads the mode itself first (to handle its other modes) passes it in, so that it is read and
+ * checked once; otherwise it is read here (a value that is none of the options is refused,
+ * naming them).
  */
 export function readFieldsOrJson(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	spec: FieldsOrJson,
-): IDataObject | undefined {
+	mode = requireOption(ctx, modeProperty(spec), itemIndex),
+) {
 	const place = placeOf(ctx, itemIndex);
-	const mode = readFieldsOrJsonMode(ctx, itemIndex, spec);
 	if (mode === 'json') {
 		const json = ctx.getNodeParameter(spec.names.json, itemIndex, '{}');
 		return parseJsonObject(place, `${spec.label} (JSON)`, json, withMoreHelp(spec, spec.json.help));
@@ -150,21 +144,19 @@ export function readFieldsOrJson(
 		value?: unknown;
 	}>;
 	if (given.length === 0) return undefined;
-	const label = `${spec.label} Fields`;
 	// No prototype: "constructor" is a name like any other, and "__proto__" stays a key.
 	const data = Object.create(null) as IDataObject;
 	given.forEach((field, index) => {
-		const entry = `${label} › ${spec.fields.entry.toLowerCase()} ${index + 1}`;
 		const name = requireText(
 			place,
-			`${entry} › Name`,
+			`${spec.label} Fields › ${spec.fields.entry.toLowerCase()} ${index + 1} › Name`,
 			field.name,
 			withMoreHelp(spec, spec.fields.nameHelp),
 		);
 		if (Object.hasOwn(data, name)) {
 			throw invalidInput(
 				place,
-				`${label} › "${name}"`,
+				`${spec.label} Fields › "${name}"`,
 				'is given twice',
 				withMoreHelp(spec, 'Use each name once.'),
 			);
