@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	INodeExecutionData,
 	INodeProperties,
 	INodeType,
@@ -106,13 +105,10 @@ async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
 		ctx.getNodeParameter(TRIGGER_ON.name, 'both'),
 	) as StatusFilter;
 
-	let records: IDataObject[];
-	if (ctx.getMode() === 'manual') {
-		const latest = await latestRecord(ctx, flowId, statuses);
-		records = latest ? [latest] : [];
-	} else {
-		records = await pollNewRecords(ctx, flowId, statuses);
-	}
+	const records =
+		ctx.getMode() === 'manual'
+			? await latestRecord(ctx, flowId, statuses)
+			: await pollNewRecords(ctx, flowId, statuses);
 	const simplify = ctx.getNodeParameter('simplify', false) === true;
 	return records.map((record) => ({ json: simplify ? simplifyFlowRequest(record) : record }));
 }

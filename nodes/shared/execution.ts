@@ -55,7 +55,7 @@ export function operationList(
 		noDataExpression: true,
 		options: operations.map((operation) => operation.option),
 		default: first,
-		...(displayOptions ? { displayOptions } : {}),
+		displayOptions,
 	};
 }
 
@@ -73,9 +73,8 @@ export function operationParameters(operations: readonly Operation[]): INodeProp
 export function executeOperations(operations: readonly Operation[]) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const name =
-			operations.length === 1 ? undefined : (this.getNodeParameter('operation', 0) as string);
-		const operation =
-			name === undefined ? operations[0] : operations.find((o) => o.option.value === name);
+			operations.length === 1 ? operations[0].option.value : this.getNodeParameter('operation', 0);
+		const operation = operations.find((o) => o.option.value === name);
 		if (!operation) {
 			throw new NodeOperationError(this.getNode(), `The operation "${name}" is not known`, {
 				description: `Choose one of: ${operations.map((known) => known.option.value).join(', ')}.`,

@@ -20,8 +20,8 @@ export function nodeFailure(
 	itemIndex: number,
 ): ExecutionBaseError {
 	const failure = asNodeError(ctx, error, itemIndex);
-	const { isStreaming } = ctx as Partial<Pick<IExecuteFunctions, 'isStreaming'>>;
-	if (typeof isStreaming !== 'function' || isStreaming.call(ctx) !== true) return failure;
+	// Older n8n versions have no isStreaming.
+	if (ctx.isStreaming?.() !== true) return failure;
 	const { message, description } = failure;
 	if (description && !description.startsWith(message))
 		failure.description = `${message}${/[.!?]$/.test(message) ? '' : '.'} ${description}`;

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution';
 import { readDateParameter } from '../../shared/params/dates';
@@ -181,7 +181,7 @@ export const operation: Operation<Prepared> = {
 	},
 	description: properties,
 	/** Every parameter of one item, checked before any request is sent. */
-	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	prepare(itemIndex) {
 		const place = placeOf(this, itemIndex);
 		const flowId = readFlowId(this, itemIndex);
 		const count = (property: INodeProperties, value: unknown, max: number) =>
@@ -249,7 +249,7 @@ export const operation: Operation<Prepared> = {
 						},
 		};
 	},
-	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
+	async execute(prepared, itemIndex) {
 		const { query, includeCursor, simplify, file } = prepared;
 		if (file) return await exportToFile(this, query, file, itemIndex);
 		const output: IDataObject[] = [];

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution';
 import { readFlowId } from '../../shared/params/idLocator';
@@ -91,7 +91,7 @@ export const operation: Operation<Prepared> = {
 		description: 'Read every request of one flow session, in order, one item per request',
 	},
 	description: properties,
-	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	prepare(itemIndex) {
 		const flowId = readFlowId(this, itemIndex);
 		const sessionId = requireTextParameter(
 			this,
@@ -104,7 +104,7 @@ export const operation: Operation<Prepared> = {
 		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 		return { flowId, sessionId, asOneConversation, simplify };
 	},
-	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
+	async execute(prepared, itemIndex) {
 		const { flowId, sessionId, asOneConversation, simplify } = prepared;
 		const records = await loadRequestsBySession(this, flowId, sessionId, itemIndex);
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };

@@ -266,23 +266,21 @@ function readWindow(state: PollState, markMs: number): HandledWindow {
 	return window;
 }
 
-/** The most recent finished request of the flow (for a manual run), without touching the state. */
+/** The most recent finished request of the flow (for a manual run), if any, without touching
+ *  the state. */
 export async function latestRecord(
 	ctx: IPollFunctions,
 	flowId: string,
 	statuses: StatusFilter,
-): Promise<IDataObject | undefined> {
+): Promise<IDataObject[]> {
 	const now = Date.now();
 	for (const windowMs of MANUAL_WINDOWS_MS) {
 		let latest: IDataObject | undefined;
 		const fromDate = windowMs === undefined ? undefined : toUtcIso(now - windowMs);
-		for await (const page of exportPages(ctx, {
-			flowId,
-			fromDate,
-		})) {
+		for await (const page of exportPages(ctx, { flowId, fromDate })) {
 			for (const record of page.records) if (statusMatches(record, statuses)) latest = record;
 		}
-		if (latest) return latest;
+		if (latest) return [latest];
 	}
-	return undefined;
+	return [];
 }

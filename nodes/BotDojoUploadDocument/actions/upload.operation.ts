@@ -82,7 +82,6 @@ const properties: INodeProperties[] = [
 interface UploadRequest {
 	binary: IBinaryData;
 	fileName: string;
-	contentType: string;
 	logicalPath: string;
 	meta?: IDataObject;
 }
@@ -164,8 +163,8 @@ export const operation: Operation<UploadRequest> = {
 			'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
 	},
 	description: properties,
-	prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
-		const place: InputPlace = placeOf(this, itemIndex);
+	prepare(itemIndex) {
+		const place = placeOf(this, itemIndex);
 		const logicalPath = readUploadPath(this, itemIndex);
 		const binary = readBinary(this, place);
 		const fileName = readFileName(
@@ -174,21 +173,10 @@ export const operation: Operation<UploadRequest> = {
 			binary,
 			logicalPath,
 		);
-		return {
-			binary,
-			fileName,
-			contentType: binary.mimeType || 'application/octet-stream',
-			logicalPath,
-			meta: readFieldsOrJson(this, itemIndex, META),
-		};
+		return { binary, fileName, logicalPath, meta: readFieldsOrJson(this, itemIndex, META) };
 	},
-	async execute(
-		this: IExecuteFunctions,
-		request: UploadRequest,
-		itemIndex: number,
-	): Promise<IDataObject> {
-		const { fileName, logicalPath, meta } = request;
-		const file = await binaryAsBlob(this, request.binary, request.contentType);
+	async execute({ binary, fileName, logicalPath, meta }, itemIndex) {
+		const file = await binaryAsBlob(this, binary, binary.mimeType || 'application/octet-stream');
 		return await uploadDocument(this, { file, fileName, logicalPath, meta }, itemIndex);
 	},
 };
