@@ -107,12 +107,12 @@ export class HandledWindow {
 					? [fromMs, kept[1], kept[2]]
 					: [fromMs, lastMs, lastKey];
 		}
-		const pastCount = this.ended.size - Math.min(future.length, MAX_FUTURE);
-		const pastLimit = MAX_REMEMBERED - Math.min(future.length, MAX_FUTURE);
-		if (pastCount > pastLimit) {
+		// At most MAX_FUTURE future-dated ids are left: the excess is all of the past ones.
+		const excess = this.ended.size - MAX_REMEMBERED;
+		if (excess > 0) {
 			const times = [...this.ended.values()].filter((ms) => ms <= markMs).sort((a, b) => a - b);
 			// Everything at the cut's millisecond goes too, so that no kept id shares the start.
-			const cutMs = times[pastCount - pastLimit - 1] + 1;
+			const cutMs = times[excess - 1] + 1;
 			this.startMs = Math.max(this.startMs, Math.min(cutMs, markMs));
 		}
 		for (const [id, ms] of this.ended) {
@@ -125,7 +125,7 @@ export class HandledWindow {
 		return overflow;
 	}
 
-	private forget(id: string): void {
+	forget(id: string): void {
 		this.ended.delete(id);
 		this.changed = true;
 	}

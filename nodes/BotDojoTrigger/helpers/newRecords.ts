@@ -159,13 +159,12 @@ async function readNewRecords(
 	let cursor = resume?.cursor;
 	let pagesRead = 0;
 	try {
-		const pages = exportPages(ctx, {
+		for await (const page of exportPages(ctx, {
 			flowId,
 			fromDate,
 			startCursor: cursor,
 			signal: budget,
-		});
-		for await (const page of pages) {
+		})) {
 			pagesRead++;
 			for (const record of page.records) {
 				const key = recordKey(record);
@@ -201,8 +200,10 @@ async function readNewRecords(
 
 	// n8n saves the static data (up to 10,000 ids) after a poll that wrote or deleted anything in
 	// it, even the same value: an idle poll must leave it untouched.
-	writeChanged(state, 'highWaterMark', toUtcIso(newMarkMs));
-	writeChanged(state, 'windowStart', toUtcIso(window.startMs));
+	const highWaterMark = toUtcIso(newMarkMs);
+	const windowStart = toUtcIso(window.startMs);
+	if (state.highWaterMark !== highWaterMark) state.highWaterMark = highWaterMark;
+	if (state.windowStart !== windowStart) state.windowStart = windowStart;
 	if (window.changed || state.handled === undefined) {
 		state.handled = window.toSaved();
 		if (window.futureRange) state.futureRange = window.futureRange;
@@ -234,10 +235,6 @@ function warnFutureDated(
 	ctx.logger.warn(withoutKey(ctx, line));
 }
 
-function writeChanged(state: PollState, name: 'highWaterMark' | 'windowStart', value: string) {
-	if (state[name] !== value) state[name] = value;
-}
-
 /** The handled window; a state saved by version 1.0 had handled everything up to its mark. */
 function readWindow(state: PollState, markMs: number): HandledWindow {
 	const startMs =
@@ -247,22 +244,19 @@ function readWindow(state: PollState, markMs: number): HandledWindow {
 		for (const id of state.idsAtHighWaterMark ?? []) window.handled(recordKey({ id }), markMs);
 		return window;
 	}
-	// Trigger 1.1 of package 0.1 saved long ids whole: they become the digests they are now.
-	const saved = Object.entries(state.handled ?? {});
-	const long = saved.some(([key]) => key.length > MAX_KEY_LENGTH);
 	const window = new HandledWindow(
 		startMs,
-		long
-			? Object.fromEntries(
-					saved.map(([key, ms]) => [
-						key.length > MAX_KEY_LENGTH ? recordKey({ id: key }) : key,
-						ms,
-					]),
-				)
-			: state.handled,
+		state.handled,
 		Array.isArray(state.futureRange) ? state.futureRange : undefined,
 	);
-	window.changed = long;
+	// Trigger 1.1 of package 0.1 saved long ids whole: they become the digests they are now
+	// (and the window, changed, is saved).
+	for (const [key, ms] of Object.entries(state.handled ?? {})) {
+		if (key.length > MAX_KEY_LENGTH) {
+			window.forget(key);
+			window.handled(recordKey({ id: key }), ms);
+		}
+	}
 	return window;
 }
 

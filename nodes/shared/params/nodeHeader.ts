@@ -14,17 +14,18 @@ export interface NodeHeader {
 	defaultVersion?: number;
 }
 
-export function nodeHeader(
-	header: NodeHeader,
-): Omit<INodeTypeDescription, 'properties' | 'icon' | 'subtitle' | 'usableAsTool'> {
-	const displayName = `BotDojo ${header.title}`;
+export function nodeHeader({
+	title,
+	version = 1,
+	...nameAndDescription
+}: NodeHeader): Omit<INodeTypeDescription, 'properties' | 'icon' | 'subtitle' | 'usableAsTool'> {
+	const displayName = `BotDojo ${title}`;
 	return {
 		displayName,
-		name: header.name,
+		// name, description and defaultVersion (when given)
+		...nameAndDescription,
 		group: ['transform'],
-		version: header.version ?? 1,
-		...(header.defaultVersion !== undefined ? { defaultVersion: header.defaultVersion } : {}),
-		description: header.description,
+		version,
 		defaults: { name: displayName },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
