@@ -99,14 +99,16 @@ async function runItems(
 	const failure = (error: unknown, itemIndex: number) =>
 		withoutKey(ctx, nodeFailure(ctx, error, itemIndex));
 
-	// Each item's prepared value, or the failure of its check (under Continue On Fail).
-	const prepared: Array<{ value?: unknown; failed?: { error: unknown } }> = [];
+	// Each item's run: the execution of what it prepared, or the failure of its check (under
+	// Continue On Fail).
+	const runs: Array<() => Promise<OperationOutput>> = [];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
-			prepared.push({ value: await operation.prepare.call(ctx, itemIndex) });
+			const prepared = await operation.prepare.call(ctx, itemIndex);
+			runs.push(() => operation.execute.call(ctx, prepared, itemIndex));
 		} catch (error) {
 			if (!continueOnFail) throw failure(error, itemIndex);
-			prepared.push({ failed: { error } });
+			runs.push(() => Promise.reject(error));
 		}
 	}
 
@@ -115,10 +117,8 @@ async function runItems(
 		count,
 		Math.max(1, Math.floor(operation.concurrency?.call(ctx) ?? 1)),
 		async (itemIndex): Promise<INodeExecutionData[]> => {
-			const { value, failed } = prepared[itemIndex];
 			try {
-				if (failed) throw failed.error;
-				const output = await operation.execute.call(ctx, value, itemIndex);
+				const output = await runs[itemIndex]();
 				return withoutKey(ctx, toOutputItems(output, itemIndex));
 			} catch (error) {
 				if (!continueOnFail) throw failure(error, itemIndex);

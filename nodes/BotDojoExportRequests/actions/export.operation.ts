@@ -184,14 +184,20 @@ export const operation: Operation<Prepared> = {
 	prepare(itemIndex) {
 		const place = placeOf(this, itemIndex);
 		const flowId = readFlowId(this, itemIndex);
-		const count = (property: INodeProperties, value: unknown, max: number) =>
-			readWholeNumber(place, property.displayName, value, 1, max);
 		const limit = this.getNodeParameter('returnAll', itemIndex, false)
 			? undefined
-			: count(LIMIT, this.getNodeParameter(LIMIT.name, itemIndex, 50), Number.MAX_SAFE_INTEGER);
+			: readWholeNumber(
+					place,
+					LIMIT.displayName,
+					this.getNodeParameter(LIMIT.name, itemIndex, 50),
+					1,
+					Number.MAX_SAFE_INTEGER,
+				);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const pageSize =
-			options.pageSize === undefined ? undefined : count(PAGE_SIZE, options.pageSize, LARGEST_PAGE);
+			options.pageSize === undefined
+				? undefined
+				: readWholeNumber(place, PAGE_SIZE.displayName, options.pageSize, 1, LARGEST_PAGE);
 		const date = ({ displayName, name }: INodeProperties) =>
 			readDateParameter(place, displayName, options[name], this.getTimezone());
 		const fromDate = date(FROM_DATE);

@@ -45,18 +45,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-interface ConversationMessage extends IDataObject {
-	role: string;
-	content: string;
-	date: string | null;
-}
-
-/** The message of a request, or undefined when it has none (or an empty one). */
-function messageOf(
-	record: FlowRequestRecord,
-	field: 'userMessage' | 'aiMessage',
-	role: string,
-): ConversationMessage | undefined {
+/** The message of a request ({ role, content, date }), or undefined when it has none (or an
+ *  empty one). */
+function messageOf(record: FlowRequestRecord, field: 'userMessage' | 'aiMessage', role: string) {
 	const message = record[field];
 	if (!message || typeof message !== 'object') return undefined;
 	const content = message.content;
@@ -68,7 +59,7 @@ function messageOf(
 	};
 }
 
-function conversationOf(records: IDataObject[]): ConversationMessage[] {
+function conversationOf(records: IDataObject[]) {
 	return records.flatMap((record) =>
 		[messageOf(record, 'userMessage', 'user'), messageOf(record, 'aiMessage', 'assistant')].filter(
 			(message) => message !== undefined,

@@ -52,8 +52,8 @@ const MAX_POLL_MS = 30_000;
 
 /** The time a poll may read for: half n8n's budget, at most MAX_POLL_MS. */
 function pollBudgetMs(ctx: IPollFunctions): number {
-	const given = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : Infinity;
-	return Math.min(given / 2, MAX_POLL_MS);
+	// n8n without its durable scheduler has no getPollBudgetMs.
+	return Math.min((ctx.getPollBudgetMs?.() ?? Infinity) / 2, MAX_POLL_MS);
 }
 
 /**
@@ -176,7 +176,15 @@ async function readNewRecords(
 				window.handled(key, endedMs);
 				const matches = statusMatches(record, statuses);
 				if (matches) fresh.push(record);
-				if (modifiedMs > latestMarkMs) warnFutureDated(ctx, record, matches, latestMarkMs);
+				if (modifiedMs > latestMarkMs) {
+					// Says in n8n's log what became of a request dated after now + MAX_CLOCK_SKEW_MS.
+					const what = matches
+						? 'started the workflow once'
+						: 'was passed over by the status filter';
+					// The record's id and date are BotDojo's: the key is redacted from the line.
+					const line = `BotDojo Trigger: flow request ${idForLog(record)} is dated ${String(record.modified).slice(0, 40)}, more than ${MAX_CLOCK_SKEW_MS / MINUTE_MS} minutes ahead of this n8n's clock. It ${what} and will not fire again; the high-water mark stops at ${toUtcIso(latestMarkMs)}, so later requests still fire.`;
+					ctx.logger.warn(withoutKey(ctx, line));
+				}
 			}
 			cursor = page.hasMore ? page.nextCursor : undefined;
 			if (page.hasMore && budget.aborted) break;
@@ -220,19 +228,6 @@ function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number): N
 		description:
 			'The poll was ended so that it never overlaps the next one. Nothing was lost: the next poll asks again from the same point. If this repeats, BotDojo is slow or unreachable; check its status.',
 	});
-}
-
-/** Says in n8n's log what became of a request dated after now + MAX_CLOCK_SKEW_MS. */
-function warnFutureDated(
-	ctx: IPollFunctions,
-	record: IDataObject,
-	started: boolean,
-	latestMarkMs: number,
-) {
-	const what = started ? 'started the workflow once' : 'was passed over by the status filter';
-	// The record's id and date are BotDojo's: the key is redacted from the line.
-	const line = `BotDojo Trigger: flow request ${idForLog(record)} is dated ${String(record.modified).slice(0, 40)}, more than ${MAX_CLOCK_SKEW_MS / MINUTE_MS} minutes ahead of this n8n's clock. It ${what} and will not fire again; the high-water mark stops at ${toUtcIso(latestMarkMs)}, so later requests still fire.`;
-	ctx.logger.warn(withoutKey(ctx, line));
 }
 
 /** The handled window; a state saved by version 1.0 had handled everything up to its mark. */

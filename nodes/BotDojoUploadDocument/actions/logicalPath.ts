@@ -28,7 +28,7 @@ export function logicalPathProperty(
 		default: '',
 		required: true,
 		placeholder: 'e.g. docs/handbook.pdf',
-		...(displayOptions ? { displayOptions } : {}),
+		displayOptions,
 		description,
 	};
 }

@@ -99,7 +99,7 @@ export function requireLocatorId(
 	locator: IdLocator,
 	value: unknown,
 	moreHelp?: string,
-): string {
+) {
 	const { displayName, url } = locator;
 	const help = moreHelp ? `${locator.help} ${moreHelp}` : locator.help;
 	const isLocator =
@@ -145,7 +145,7 @@ export function readLocatorId(
 	locator: IdLocator,
 	itemIndex: number,
 	moreHelp?: string,
-): string {
+) {
 	const value = ctx.getNodeParameter(locator.name, itemIndex, '');
 	return requireLocatorId(placeOf(ctx, itemIndex), locator, value, moreHelp);
 }
