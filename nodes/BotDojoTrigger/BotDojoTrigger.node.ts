@@ -96,7 +96,7 @@ export class BotDojoTrigger implements INodeType {
 }
 
 /** The records that start the workflow now, as items. */
-async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
+async function newItems(ctx: IPollFunctions) {
 	const place = { node: ctx.getNode(), itemIndex: 0 };
 	const flowId = requireLocatorId(place, FLOW_ID, ctx.getNodeParameter('flowId', ''));
 	const statuses = checkedOption(

@@ -23,7 +23,7 @@ export class OutputItems {
 }
 
 /** An item's output: one record, records (each becomes an item), or whole items. */
-export type OperationOutput = IDataObject | IDataObject[] | OutputItems;
+type OperationOutput = IDataObject | IDataObject[] | OutputItems;
 
 /** One operation; every `<op>.operation.ts` exports one as `operation`. */
 export interface Operation<Prepared = unknown> {
@@ -60,7 +60,7 @@ export function operationList(
 }
 
 /** Every operation's parameters, each shown only when its operation is chosen. */
-export function operationParameters(operations: readonly Operation[]): INodeProperties[] {
+export function operationParameters(operations: readonly Operation[]) {
 	return operations.flatMap((operation) =>
 		updateDisplayOptions({ show: { operation: [operation.option.value] } }, operation.description),
 	);

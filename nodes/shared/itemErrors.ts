@@ -6,7 +6,6 @@ import {
 	ExecutionBaseError,
 	NodeOperationError,
 	type IExecuteFunctions,
-	type INodeExecutionData,
 } from 'n8n-workflow';
 
 /**
@@ -47,11 +46,7 @@ export function asNodeError(
  * whose fields are among `error`, `message` and `details` (an item's `error` object would do too,
  * but n8n then keeps only its message).
  */
-export function errorItem(
-	ctx: IExecuteFunctions,
-	failure: ExecutionBaseError,
-	itemIndex: number,
-): INodeExecutionData {
+export function errorItem(ctx: IExecuteFunctions, failure: ExecutionBaseError, itemIndex: number) {
 	const description = failure.description ?? null;
 	const json =
 		ctx.getNode().onError === 'continueErrorOutput'

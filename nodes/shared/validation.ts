@@ -20,7 +20,7 @@ export interface InputPlace {
  * Where an item's input is read. The node is fetched only when an error is built: n8n's
  * getNode() deep-copies the node, which adds up over thousands of valid items.
  */
-export function placeOf(ctx: { getNode(): INode }, itemIndex: number): InputPlace {
+export function placeOf(ctx: { getNode(): INode }, itemIndex: number) {
 	return {
 		get node() {
 			return ctx.getNode();
@@ -129,8 +129,12 @@ export function readOutputFileField(
 	property: INodeProperties,
 	itemIndex: number,
 ) {
-	const valid = 'Enter the name of the binary field to put the file in, e.g. data.';
-	return requireTextParameter(ctx, property, itemIndex, valid);
+	return requireTextParameter(
+		ctx,
+		property,
+		itemIndex,
+		'Enter the name of the binary field to put the file in, e.g. data.',
+	);
 }
 
 /** A JSON object given either as an object (an expression's result) or as JSON text. */

@@ -19,7 +19,7 @@ import {
 } from '../../shared/validation';
 import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
 
-const FILE_MODES: FileFormat[] = ['csvFile', 'jsonLinesFile'];
+const FILE_MODES = ['csvFile', 'jsonLinesFile'];
 
 const OUTPUT_FILE = outputFileProperty('binaryPropertyName', { show: { output: FILE_MODES } });
 
@@ -255,8 +255,7 @@ export const operation: Operation<Prepared> = {
 						},
 		};
 	},
-	async execute(prepared, itemIndex) {
-		const { query, includeCursor, simplify, file } = prepared;
+	async execute({ query, includeCursor, simplify, file }, itemIndex) {
 		if (file) return await exportToFile(this, query, file, itemIndex);
 		const output: IDataObject[] = [];
 		let resumeCursor: string | undefined;

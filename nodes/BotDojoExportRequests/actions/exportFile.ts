@@ -29,7 +29,7 @@ const UTF8_BOM = '\uFEFF';
 const FORMULA_START = /^(?:[\t\r\0]|\s*[=+\-@])/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
-function csvField(value: unknown): string {
+function csvField(value: unknown) {
 	if (value === null || value === undefined) return '';
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	let text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -37,12 +37,12 @@ function csvField(value: unknown): string {
 	return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvHeader(): string {
+export function csvHeader() {
 	return `${CSV_COLUMNS.join(',')}\r\n`;
 }
 
 /** One line per record, each ending in CRLF. */
-export function csvRows(records: IDataObject[]): string {
+export function csvRows(records: IDataObject[]) {
 	let rows = '';
 	for (const record of records) {
 		const row = simplifyFlowRequest(record);

@@ -95,8 +95,7 @@ export const operation: Operation<Prepared> = {
 		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 		return { flowId, sessionId, asOneConversation, simplify };
 	},
-	async execute(prepared, itemIndex) {
-		const { flowId, sessionId, asOneConversation, simplify } = prepared;
+	async execute({ flowId, sessionId, asOneConversation, simplify }, itemIndex) {
 		const records = await loadRequestsBySession(this, flowId, sessionId, itemIndex);
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
 		return simplify ? records.map(simplifyFlowRequest) : records;

@@ -51,7 +51,7 @@ interface PollState extends IDataObject {
 const MAX_POLL_MS = 30_000;
 
 /** The time a poll may read for: half n8n's budget, at most MAX_POLL_MS. */
-function pollBudgetMs(ctx: IPollFunctions): number {
+function pollBudgetMs(ctx: IPollFunctions) {
 	// n8n without its durable scheduler has no getPollBudgetMs.
 	return Math.min((ctx.getPollBudgetMs?.() ?? Infinity) / 2, MAX_POLL_MS);
 }
@@ -88,7 +88,7 @@ const MAX_SAVED_CURSOR = 4096;
 /** Windows searched, most recent first, for the latest request of a manual run. */
 const MANUAL_WINDOWS_MS = [DAY_MS, 30 * DAY_MS, 365 * DAY_MS, undefined];
 
-function statusMatches(record: IDataObject, statuses: StatusFilter): boolean {
+function statusMatches(record: IDataObject, statuses: StatusFilter) {
 	return statuses === 'both' || record.status === statuses;
 }
 
@@ -222,7 +222,7 @@ async function readNewRecords(
 }
 
 /** The error of a poll whose budget ended before BotDojo answered its first export page. */
-function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number): NodeApiError {
+function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number) {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: `BotDojo's export of flow "${flowId}" did not answer within the poll's ${Math.round(budgetMs / 1000)} s`,
 		description:
@@ -231,7 +231,7 @@ function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number): N
 }
 
 /** The handled window; a state saved by version 1.0 had handled everything up to its mark. */
-function readWindow(state: PollState, markMs: number): HandledWindow {
+function readWindow(state: PollState, markMs: number) {
 	const startMs =
 		typeof state.windowStart === 'string' ? Date.parse(state.windowStart) : Number.NaN;
 	if (Number.isNaN(startMs)) {

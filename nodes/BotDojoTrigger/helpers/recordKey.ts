@@ -20,7 +20,7 @@ export const MAX_KEY_LENGTH = 64;
  * What identifies a request without an id: its flow, session, top request, times and input.
  * Not `modified`, `tags`, `eval_job_id`, `status` or the answer: BotDojo may change those later.
  */
-export const STABLE_FIELDS = [
+const STABLE_FIELDS = [
 	'flow_id',
 	'flow_session_id',
 	'top_request_id',
@@ -39,7 +39,7 @@ const ENCODED = '~';
  * For a parsed answer the text is JSON.stringify's, so saved keys stay the same. Its time and
  * memory are linear in the answer, whose size the transport bounds.
  */
-function hashJson(hash: Hash, value: unknown): void {
+function hashJson(hash: Hash, value: unknown) {
 	let text = '';
 	// The containers being written: an array, or an object and its keys; the next place in it.
 	const open: Array<{ container: unknown[] | IDataObject; keys?: string[]; at: number }> = [];
@@ -73,7 +73,7 @@ function hashJson(hash: Hash, value: unknown): void {
 	}
 }
 
-export function recordKey(record: IDataObject): string {
+export function recordKey(record: IDataObject) {
 	const id = record.id;
 	const hash = createHash('sha256');
 	if (id === undefined || id === null || id === '') {
@@ -90,7 +90,7 @@ export function recordKey(record: IDataObject): string {
 }
 
 /** An id as a log line may show it: at most 80 characters. */
-export function idForLog(record: IDataObject): string {
+export function idForLog(record: IDataObject) {
 	const id = record.id;
 	if (id === undefined || id === null || id === '') return `without an id (${recordKey(record)})`;
 	const text = JSON.stringify(id);

@@ -64,9 +64,8 @@ const EXPIRES_MODE: INodeProperties = {
 const LATEST_DATE_MS = 8.64e15;
 
 /** The expiry of the current item's link, in epoch milliseconds. */
-function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number): number {
-	const mode = requireOption(ctx, EXPIRES_MODE, place.itemIndex);
-	if (mode === 'minutes') {
+function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number) {
+	if (requireOption(ctx, EXPIRES_MODE, place.itemIndex) === 'minutes') {
 		const value = ctx.getNodeParameter(EXPIRES_IN.name, place.itemIndex, 60);
 		const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		const refuse = (why: string) =>
@@ -170,7 +169,7 @@ interface LinkRequest {
 	downloadInto?: string;
 }
 
-function readRecord(place: InputPlace, value: unknown): IDataObject {
+function readRecord(place: InputPlace, value: unknown) {
 	const valid =
 		'Pass the record returned by Upload or Get by Logical Path, e.g. {{ $json }}, or choose Document: By Logical Path.';
 	const record = parseJsonObject(place, DOCUMENT_RECORD.displayName, value, valid);

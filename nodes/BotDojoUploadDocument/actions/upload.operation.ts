@@ -86,7 +86,7 @@ interface UploadRequest {
 	meta?: IDataObject;
 }
 
-function readBinary(ctx: IExecuteFunctions, place: InputPlace): IBinaryData {
+function readBinary(ctx: IExecuteFunctions, place: InputPlace) {
 	const property = requireTextParameter(
 		ctx,
 		INPUT_FILE,

@@ -92,7 +92,7 @@ export function readDateValue(value: unknown, timeZone: string): DateReading | u
 }
 
 /** ISO 8601 UTC with milliseconds, e.g. 2024-05-01T08:30:00.000Z. */
-export function toUtcIso(ms: number): string {
+export function toUtcIso(ms: number) {
 	return new Date(ms).toISOString();
 }
 

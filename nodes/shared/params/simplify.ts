@@ -6,7 +6,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /** The node version from which Simplify is on by default. */
-export const SIMPLIFY_DEFAULT_ON_FROM = 1.1;
+const SIMPLIFY_DEFAULT_ON_FROM = 1.1;
 
 /** A `displayOptions.show` rule: only on node versions before `version` (saved workflows). */
 export function beforeVersion(version: number) {
@@ -14,7 +14,7 @@ export function beforeVersion(version: number) {
 }
 
 /** A `displayOptions.show` rule: only on node versions from `version` on. */
-export function fromVersion(version: number) {
+function fromVersion(version: number) {
 	return { '@version': [{ _cnd: { gte: version } }] };
 }
 
