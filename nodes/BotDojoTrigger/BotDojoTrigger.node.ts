@@ -1,5 +1,4 @@
 import type {
-	INodeExecutionData,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
@@ -84,7 +83,7 @@ export class BotDojoTrigger implements INodeType {
 		],
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	async poll(this: IPollFunctions) {
 		// What leaves the node (records, errors) is where a quoted API key is redacted.
 		try {
 			const items = await newItems(this);

@@ -71,7 +71,7 @@ export function operationParameters(operations: readonly Operation[]) {
  * the node's `operation` parameter when it has several), then runs it over the items.
  */
 export function executeOperations(operations: readonly Operation[]) {
-	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return async function (this: IExecuteFunctions) {
 		const name =
 			operations.length === 1 ? operations[0].option.value : this.getNodeParameter('operation', 0);
 		const operation = operations.find((o) => o.option.value === name);
@@ -88,10 +88,7 @@ export function executeOperations(operations: readonly Operation[]) {
  *  executes them (in input order; the operation's concurrency at once, default 1; stops starting
  *  new ones on the execution's Stop), adds pairedItem, and gives each failed item under Continue
  *  On Fail the one shape `{ error, description }`. */
-async function runItems(
-	ctx: IExecuteFunctions,
-	operation: Operation,
-): Promise<INodeExecutionData[]> {
+async function runItems(ctx: IExecuteFunctions, operation: Operation) {
 	const count = ctx.getInputData().length;
 	const continueOnFail = ctx.continueOnFail();
 	// What leaves the node (outputs, errors) is where a quoted API key is redacted, once.
@@ -115,7 +112,8 @@ async function runItems(
 	const cancelSignal = ctx.getExecutionCancelSignal?.();
 	const outputs = await runPool(
 		count,
-		Math.max(1, Math.floor(operation.concurrency?.call(ctx) ?? 1)),
+		// runPool runs at least one at a time.
+		Math.floor(operation.concurrency?.call(ctx) ?? 1),
 		async (itemIndex): Promise<INodeExecutionData[]> => {
 			try {
 				const output = await runs[itemIndex]();
@@ -135,7 +133,7 @@ async function runItems(
  * The operation's output as items with pairedItem. Records become items without a copy (an
  * export can hold hundreds of thousands); the operation's own items are completed in place.
  */
-function toOutputItems(output: OperationOutput, itemIndex: number): INodeExecutionData[] {
+function toOutputItems(output: OperationOutput, itemIndex: number) {
 	// One pairedItem object for all, as n8n's constructExecutionMetaData shares its itemData.
 	const pairedItem = { item: itemIndex };
 	if (output instanceof OutputItems) {

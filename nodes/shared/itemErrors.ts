@@ -2,22 +2,14 @@
  * The failure of one item in a programmatic node: the error n8n shows when the node stops, and
  * the output item that takes the failed item's place with Continue On Fail.
  */
-import {
-	ExecutionBaseError,
-	NodeOperationError,
-	type IExecuteFunctions,
-} from 'n8n-workflow';
+import { ExecutionBaseError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 /**
  * The error that fails the node. A streaming caller (a Chat Trigger or Webhook in streaming mode)
  * gets only its description from n8n (n8n-core's handleNodeExecutionError): there the description
  * starts with the headline, so the person in the chat reads what failed as well as why.
  */
-export function nodeFailure(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): ExecutionBaseError {
+export function nodeFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
 	const failure = asNodeError(ctx, error, itemIndex);
 	// Older n8n versions have no isStreaming.
 	if (ctx.isStreaming?.() !== true) return failure;
@@ -30,11 +22,7 @@ export function nodeFailure(
 /** A node error (n8n's own, an expression's, the transport's NodeApiError, a validation
  *  NodeOperationError: all ExecutionBaseError) passes as it is; anything else is wrapped,
  *  naming the item it failed on. */
-export function asNodeError(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): ExecutionBaseError {
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
 	return error instanceof ExecutionBaseError
 		? error
 		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });

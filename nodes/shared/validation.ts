@@ -91,8 +91,11 @@ export function requireOption(
 	property: INodeProperties,
 	itemIndex: number,
 ) {
-	const value = ctx.getNodeParameter(property.name, itemIndex, property.default);
-	return checkedOption(placeOf(ctx, itemIndex), property, value);
+	return checkedOption(
+		placeOf(ctx, itemIndex),
+		property,
+		ctx.getNodeParameter(property.name, itemIndex, property.default),
+	);
 }
 
 /** An options parameter's value, refused (named, with the valid ones) when none of them. */

@@ -50,7 +50,7 @@ const properties: INodeProperties[] = [
 function messageOf(record: FlowRequestRecord, field: 'userMessage' | 'aiMessage', role: string) {
 	const message = record[field];
 	if (!message || typeof message !== 'object') return undefined;
-	const content = message.content;
+	const { content } = message;
 	if (typeof content !== 'string' || content === '') return undefined;
 	return {
 		role: typeof message.role === 'string' && message.role ? message.role : role,

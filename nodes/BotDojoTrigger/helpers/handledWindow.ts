@@ -44,7 +44,7 @@ function isAfter(ms: number, key: string, toMs: number, toKey: string) {
 }
 
 /** When a request ended: `endTime`, else `created` (neither moves later), else `modified`. */
-export function endedAtMs(record: FlowRequestRecord): number | undefined {
+export function endedAtMs(record: FlowRequestRecord) {
 	for (const field of ['endTime', 'created', 'modified'] as const) {
 		const value = record[field];
 		const ms = typeof value === 'string' ? Date.parse(value) : NaN;

@@ -98,11 +98,7 @@ function statusMatches(record: IDataObject, statuses: StatusFilter) {
  * "now": history does not flood in. A poll that starts while another of the same trigger runs
  * returns nothing at once and leaves the state alone.
  */
-export async function pollNewRecords(
-	ctx: IPollFunctions,
-	flowId: string,
-	statuses: StatusFilter,
-): Promise<IDataObject[]> {
+export async function pollNewRecords(ctx: IPollFunctions, flowId: string, statuses: StatusFilter) {
 	const trigger = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id ?? ctx.getNode().name}`;
 	if (pollsRunning.has(trigger)) {
 		ctx.logger.debug('BotDojo Trigger: the previous poll still runs; this one reads nothing');
@@ -116,11 +112,7 @@ export async function pollNewRecords(
 	}
 }
 
-async function readNewRecords(
-	ctx: IPollFunctions,
-	flowId: string,
-	statuses: StatusFilter,
-): Promise<IDataObject[]> {
+async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: StatusFilter) {
 	const state = ctx.getWorkflowStaticData('node') as PollState;
 	const nowMs = Date.now();
 	const latestMarkMs = nowMs + MAX_CLOCK_SKEW_MS;
@@ -257,11 +249,7 @@ function readWindow(state: PollState, markMs: number) {
 
 /** The most recent finished request of the flow (for a manual run), if any, without touching
  *  the state. */
-export async function latestRecord(
-	ctx: IPollFunctions,
-	flowId: string,
-	statuses: StatusFilter,
-): Promise<IDataObject[]> {
+export async function latestRecord(ctx: IPollFunctions, flowId: string, statuses: StatusFilter) {
 	const now = Date.now();
 	for (const windowMs of MANUAL_WINDOWS_MS) {
 		let latest: IDataObject | undefined;

@@ -31,8 +31,6 @@ const STABLE_FIELDS = [
 	'userMessage',
 ] as const;
 
-const ENCODED = '~';
-
 /**
  * Feeds `value`'s JSON text to `hash` in pieces, walking it with a stack of its own: a body
  * nested 20,000 deep overflows JSON.stringify's call stack (and stopped every poll), not this.
@@ -81,12 +79,12 @@ export function recordKey(record: IDataObject) {
 			hash,
 			STABLE_FIELDS.map((field) => record[field] ?? null),
 		);
-		return `${ENCODED}r:${hash.digest('base64url')}`;
+		return `~r:${hash.digest('base64url')}`;
 	}
-	if (typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith(ENCODED)) return id;
+	if (typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith('~')) return id;
 	const typed = `${typeof id}:${typeof id === 'string' ? id : JSON.stringify(id)}`;
-	if (typed.length < MAX_KEY_LENGTH) return `${ENCODED}${typed}`;
-	return `${ENCODED}h:${hash.update(typed).digest('base64url')}`;
+	if (typed.length < MAX_KEY_LENGTH) return `~${typed}`;
+	return `~h:${hash.update(typed).digest('base64url')}`;
 }
 
 /** An id as a log line may show it: at most 80 characters. */

@@ -118,7 +118,8 @@ const CHUNK_BYTES = 1024 * 1024;
  * streamed, each chunk becoming a Blob part: a Blob made of Blobs references them without
  * copying, so the file never sits in memory both as one Buffer and as the Blob.
  */
-async function binaryAsBlob(ctx: IExecuteFunctions, binary: IBinaryData, type: string) {
+async function binaryAsBlob(ctx: IExecuteFunctions, binary: IBinaryData) {
+	const type = binary.mimeType || 'application/octet-stream';
 	if (binary.id) {
 		const stream = await ctx.helpers.getBinaryStream(binary.id, CHUNK_BYTES);
 		const parts: Blob[] = [];
@@ -161,7 +162,7 @@ export const operation: Operation<UploadRequest> = {
 		return { binary, fileName, logicalPath, meta: readFieldsOrJson(this, itemIndex, META) };
 	},
 	async execute({ binary, fileName, logicalPath, meta }, itemIndex) {
-		const file = await binaryAsBlob(this, binary, binary.mimeType || 'application/octet-stream');
+		const file = await binaryAsBlob(this, binary);
 		return await uploadDocument(this, { file, fileName, logicalPath, meta }, itemIndex);
 	},
 };

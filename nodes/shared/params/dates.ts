@@ -105,7 +105,7 @@ export function readDateParameter(
 	parameter: string,
 	value: unknown,
 	timeZone: string,
-): string | undefined {
+) {
 	const reading = readDateValue(value, timeZone);
 	if (reading === undefined) return undefined;
 	if ('problem' in reading) throw invalidInput(place, parameter, reading.problem, VALID_DATES);

@@ -145,8 +145,12 @@ export function readLocatorId(
 	itemIndex: number,
 	moreHelp?: string,
 ) {
-	const value = ctx.getNodeParameter(locator.name, itemIndex, '');
-	return requireLocatorId(placeOf(ctx, itemIndex), locator, value, moreHelp);
+	return requireLocatorId(
+		placeOf(ctx, itemIndex),
+		locator,
+		ctx.getNodeParameter(locator.name, itemIndex, ''),
+		moreHelp,
+	);
 }
 
 export const flowIdProperty = (description: string, placeholder?: string) =>
