@@ -125,6 +125,7 @@ export class HandledWindow {
 		return overflow;
 	}
 
+	/** Drops an id: when pruning, and for a saved long id that readWindow re-keys. */
 	forget(id: string) {
 		this.ended.delete(id);
 		this.changed = true;
