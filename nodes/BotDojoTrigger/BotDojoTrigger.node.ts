@@ -1,6 +1,4 @@
 import type {
-	IDataObject,
-	INodeExecutionData,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
@@ -85,7 +83,7 @@ export class BotDojoTrigger implements INodeType {
 		],
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	async poll(this: IPollFunctions) {
 		// What leaves the node (records, errors) is where a quoted API key is redacted.
 		try {
 			const items = await newItems(this);
@@ -97,7 +95,7 @@ export class BotDojoTrigger implements INodeType {
 }
 
 /** The records that start the workflow now, as items. */
-async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
+async function newItems(ctx: IPollFunctions) {
 	const place = { node: ctx.getNode(), itemIndex: 0 };
 	const flowId = requireLocatorId(place, FLOW_ID, ctx.getNodeParameter('flowId', ''));
 	const statuses = checkedOption(
@@ -106,13 +104,10 @@ async function newItems(ctx: IPollFunctions): Promise<INodeExecutionData[]> {
 		ctx.getNodeParameter(TRIGGER_ON.name, 'both'),
 	) as StatusFilter;
 
-	let records: IDataObject[];
-	if (ctx.getMode() === 'manual') {
-		const latest = await latestRecord(ctx, flowId, statuses);
-		records = latest ? [latest] : [];
-	} else {
-		records = await pollNewRecords(ctx, flowId, statuses);
-	}
+	const records =
+		ctx.getMode() === 'manual'
+			? await latestRecord(ctx, flowId, statuses)
+			: await pollNewRecords(ctx, flowId, statuses);
 	const simplify = ctx.getNodeParameter('simplify', false) === true;
 	return records.map((record) => ({ json: simplify ? simplifyFlowRequest(record) : record }));
 }

@@ -23,7 +23,7 @@ export class OutputItems {
 }
 
 /** An item's output: one record, records (each becomes an item), or whole items. */
-export type OperationOutput = IDataObject | IDataObject[] | OutputItems;
+type OperationOutput = IDataObject | IDataObject[] | OutputItems;
 
 /** One operation; every `<op>.operation.ts` exports one as `operation`. */
 export interface Operation<Prepared = unknown> {
@@ -55,12 +55,12 @@ export function operationList(
 		noDataExpression: true,
 		options: operations.map((operation) => operation.option),
 		default: first,
-		...(displayOptions ? { displayOptions } : {}),
+		displayOptions,
 	};
 }
 
 /** Every operation's parameters, each shown only when its operation is chosen. */
-export function operationParameters(operations: readonly Operation[]): INodeProperties[] {
+export function operationParameters(operations: readonly Operation[]) {
 	return operations.flatMap((operation) =>
 		updateDisplayOptions({ show: { operation: [operation.option.value] } }, operation.description),
 	);
@@ -71,11 +71,10 @@ export function operationParameters(operations: readonly Operation[]): INodeProp
  * the node's `operation` parameter when it has several), then runs it over the items.
  */
 export function executeOperations(operations: readonly Operation[]) {
-	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return async function (this: IExecuteFunctions) {
 		const name =
-			operations.length === 1 ? undefined : (this.getNodeParameter('operation', 0) as string);
-		const operation =
-			name === undefined ? operations[0] : operations.find((o) => o.option.value === name);
+			operations.length === 1 ? operations[0].option.value : this.getNodeParameter('operation', 0);
+		const operation = operations.find((o) => o.option.value === name);
 		if (!operation) {
 			throw new NodeOperationError(this.getNode(), `The operation "${name}" is not known`, {
 				description: `Choose one of: ${operations.map((known) => known.option.value).join(', ')}.`,
@@ -89,10 +88,7 @@ export function executeOperations(operations: readonly Operation[]) {
  *  executes them (in input order; the operation's concurrency at once, default 1; stops starting
  *  new ones on the execution's Stop), adds pairedItem, and gives each failed item under Continue
  *  On Fail the one shape `{ error, description }`. */
-async function runItems(
-	ctx: IExecuteFunctions,
-	operation: Operation,
-): Promise<INodeExecutionData[]> {
+async function runItems(ctx: IExecuteFunctions, operation: Operation) {
 	const count = ctx.getInputData().length;
 	const continueOnFail = ctx.continueOnFail();
 	// What leaves the node (outputs, errors) is where a quoted API key is redacted, once.
@@ -100,26 +96,27 @@ async function runItems(
 	const failure = (error: unknown, itemIndex: number) =>
 		withoutKey(ctx, nodeFailure(ctx, error, itemIndex));
 
-	// Each item's prepared value, or the failure of its check (under Continue On Fail).
-	const prepared: Array<{ value?: unknown; failed?: { error: unknown } }> = [];
+	// Each item's run: the execution of what it prepared, or the failure of its check (under
+	// Continue On Fail).
+	const runs: Array<() => Promise<OperationOutput>> = [];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
-			prepared.push({ value: await operation.prepare.call(ctx, itemIndex) });
+			const prepared = await operation.prepare.call(ctx, itemIndex);
+			runs.push(() => operation.execute.call(ctx, prepared, itemIndex));
 		} catch (error) {
 			if (!continueOnFail) throw failure(error, itemIndex);
-			prepared.push({ failed: { error } });
+			runs.push(() => Promise.reject(error));
 		}
 	}
 
 	const cancelSignal = ctx.getExecutionCancelSignal?.();
 	const outputs = await runPool(
 		count,
-		Math.max(1, Math.floor(operation.concurrency?.call(ctx) ?? 1)),
+		// runPool runs at least one at a time.
+		Math.floor(operation.concurrency?.call(ctx) ?? 1),
 		async (itemIndex): Promise<INodeExecutionData[]> => {
-			const { value, failed } = prepared[itemIndex];
 			try {
-				if (failed) throw failed.error;
-				const output = await operation.execute.call(ctx, value, itemIndex);
+				const output = await runs[itemIndex]();
 				return withoutKey(ctx, toOutputItems(output, itemIndex));
 			} catch (error) {
 				if (!continueOnFail) throw failure(error, itemIndex);
@@ -136,7 +133,7 @@ async function runItems(
  * The operation's output as items with pairedItem. Records become items without a copy (an
  * export can hold hundreds of thousands); the operation's own items are completed in place.
  */
-function toOutputItems(output: OperationOutput, itemIndex: number): INodeExecutionData[] {
+function toOutputItems(output: OperationOutput, itemIndex: number) {
 	// One pairedItem object for all, as n8n's constructExecutionMetaData shares its itemData.
 	const pairedItem = { item: itemIndex };
 	if (output instanceof OutputItems) {

@@ -20,7 +20,7 @@ export interface InputPlace {
  * Where an item's input is read. The node is fetched only when an error is built: n8n's
  * getNode() deep-copies the node, which adds up over thousands of valid items.
  */
-export function placeOf(ctx: { getNode(): INode }, itemIndex: number): InputPlace {
+export function placeOf(ctx: { getNode(): INode }, itemIndex: number) {
 	return {
 		get node() {
 			return ctx.getNode();
@@ -29,12 +29,7 @@ export function placeOf(ctx: { getNode(): INode }, itemIndex: number): InputPlac
 	};
 }
 
-export function invalidInput(
-	place: InputPlace,
-	parameter: string,
-	problem: string,
-	valid: string,
-): NodeOperationError {
+export function invalidInput(place: InputPlace, parameter: string, problem: string, valid: string) {
 	// The item is given as itemIndex only: n8n's editor adds it to the message as "[item N]".
 	return new NodeOperationError(place.node, `${parameter}: ${problem}`, {
 		itemIndex: place.itemIndex,
@@ -43,12 +38,7 @@ export function invalidInput(
 }
 
 /** A non-empty string, trimmed. */
-export function requireText(
-	place: InputPlace,
-	parameter: string,
-	value: unknown,
-	valid: string,
-): string {
+export function requireText(place: InputPlace, parameter: string, value: unknown, valid: string) {
 	if (typeof value === 'number') return String(value);
 	if (typeof value !== 'string' || value.trim() === '') {
 		throw invalidInput(place, parameter, 'is empty', valid);
@@ -65,7 +55,7 @@ export function requireTextParameter(
 	property: INodeProperties,
 	itemIndex: number,
 	valid: string,
-): string {
+) {
 	// n8n fills in defaults; an expression default (`={{ … }}`) is no text to fall back on.
 	const fallback = String(property.default ?? '').startsWith('=') ? '' : property.default;
 	const value = ctx.getNodeParameter(property.name, itemIndex, fallback);
@@ -79,7 +69,7 @@ export function readWholeNumber(
 	value: unknown,
 	min: number,
 	max: number,
-): number {
+) {
 	const valid = `Enter a whole number from ${min} to ${max}.`;
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number)) {
@@ -100,17 +90,16 @@ export function requireOption(
 	ctx: IExecuteFunctions,
 	property: INodeProperties,
 	itemIndex: number,
-): string {
-	const value = ctx.getNodeParameter(property.name, itemIndex, property.default);
-	return checkedOption(placeOf(ctx, itemIndex), property, value);
+) {
+	return checkedOption(
+		placeOf(ctx, itemIndex),
+		property,
+		ctx.getNodeParameter(property.name, itemIndex, property.default),
+	);
 }
 
 /** An options parameter's value, refused (named, with the valid ones) when none of them. */
-export function checkedOption(
-	place: InputPlace,
-	property: INodeProperties,
-	value: unknown,
-): string {
+export function checkedOption(place: InputPlace, property: INodeProperties, value: unknown) {
 	const options = property.options as INodePropertyOptions[];
 	if (options.some((option) => option.value === value)) return value as string;
 	throw invalidInput(
@@ -142,9 +131,13 @@ export function readOutputFileField(
 	ctx: IExecuteFunctions,
 	property: INodeProperties,
 	itemIndex: number,
-): string {
-	const valid = 'Enter the name of the binary field to put the file in, e.g. data.';
-	return requireTextParameter(ctx, property, itemIndex, valid);
+) {
+	return requireTextParameter(
+		ctx,
+		property,
+		itemIndex,
+		'Enter the name of the binary field to put the file in, e.g. data.',
+	);
 }
 
 /** A JSON object given either as an object (an expression's result) or as JSON text. */
@@ -153,7 +146,7 @@ export function parseJsonObject(
 	parameter: string,
 	value: unknown,
 	valid: string,
-): IDataObject {
+) {
 	let parsed = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') throw invalidInput(place, parameter, 'is empty', valid);

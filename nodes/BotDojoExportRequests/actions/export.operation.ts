@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution';
 import { readDateParameter } from '../../shared/params/dates';
@@ -19,7 +19,7 @@ import {
 } from '../../shared/validation';
 import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
 
-const FILE_MODES: FileFormat[] = ['csvFile', 'jsonLinesFile'];
+const FILE_MODES = ['csvFile', 'jsonLinesFile'];
 
 const OUTPUT_FILE = outputFileProperty('binaryPropertyName', { show: { output: FILE_MODES } });
 
@@ -181,17 +181,23 @@ export const operation: Operation<Prepared> = {
 	},
 	description: properties,
 	/** Every parameter of one item, checked before any request is sent. */
-	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	prepare(itemIndex) {
 		const place = placeOf(this, itemIndex);
 		const flowId = readFlowId(this, itemIndex);
-		const count = (property: INodeProperties, value: unknown, max: number) =>
-			readWholeNumber(place, property.displayName, value, 1, max);
 		const limit = this.getNodeParameter('returnAll', itemIndex, false)
 			? undefined
-			: count(LIMIT, this.getNodeParameter(LIMIT.name, itemIndex, 50), Number.MAX_SAFE_INTEGER);
+			: readWholeNumber(
+					place,
+					LIMIT.displayName,
+					this.getNodeParameter(LIMIT.name, itemIndex, 50),
+					1,
+					Number.MAX_SAFE_INTEGER,
+				);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const pageSize =
-			options.pageSize === undefined ? undefined : count(PAGE_SIZE, options.pageSize, LARGEST_PAGE);
+			options.pageSize === undefined
+				? undefined
+				: readWholeNumber(place, PAGE_SIZE.displayName, options.pageSize, 1, LARGEST_PAGE);
 		const date = ({ displayName, name }: INodeProperties) =>
 			readDateParameter(place, displayName, options[name], this.getTimezone());
 		const fromDate = date(FROM_DATE);
@@ -249,8 +255,7 @@ export const operation: Operation<Prepared> = {
 						},
 		};
 	},
-	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
-		const { query, includeCursor, simplify, file } = prepared;
+	async execute({ query, includeCursor, simplify, file }, itemIndex) {
 		if (file) return await exportToFile(this, query, file, itemIndex);
 		const output: IDataObject[] = [];
 		let resumeCursor: string | undefined;

@@ -15,7 +15,7 @@ import { exportPages, type ExportQuery } from '../../shared/transport/api';
 import { withoutKey } from '../../shared/transport/redaction';
 
 /** The Simplify fields, in the order Simplify builds them: the same header for every export. */
-const CSV_COLUMNS: readonly string[] = Object.keys(simplifyFlowRequest({}));
+const CSV_COLUMNS = Object.keys(simplifyFlowRequest({}));
 
 /** Excel reads a CSV as UTF-8 only when it starts with this byte order mark. */
 const UTF8_BOM = '\uFEFF';
@@ -29,7 +29,7 @@ const UTF8_BOM = '\uFEFF';
 const FORMULA_START = /^(?:[\t\r\0]|\s*[=+\-@])/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
-function csvField(value: unknown): string {
+function csvField(value: unknown) {
 	if (value === null || value === undefined) return '';
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	let text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -37,12 +37,12 @@ function csvField(value: unknown): string {
 	return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvHeader(): string {
+export function csvHeader() {
 	return `${CSV_COLUMNS.join(',')}\r\n`;
 }
 
 /** One line per record, each ending in CRLF. */
-export function csvRows(records: IDataObject[]): string {
+export function csvRows(records: IDataObject[]) {
 	let rows = '';
 	for (const record of records) {
 		const row = simplifyFlowRequest(record);
@@ -51,7 +51,7 @@ export function csvRows(records: IDataObject[]): string {
 	return rows;
 }
 
-export type FileFormat = 'csvFile' | 'jsonLinesFile';
+export type FileFormat = keyof typeof FILE_TYPES;
 
 export interface FileSettings {
 	format: FileFormat;
@@ -65,12 +65,12 @@ export interface FileSettings {
 	simplify: boolean;
 }
 
-export const FILE_TYPES: Record<FileFormat, { extension: string; mimeType: string }> = {
+export const FILE_TYPES = {
 	csvFile: { extension: 'csv', mimeType: 'text/csv' },
 	jsonLinesFile: { extension: 'jsonl', mimeType: 'application/x-ndjson' },
 };
 
-function modifiedOf(record: IDataObject | undefined): string | null {
+function modifiedOf(record: IDataObject | undefined) {
 	return typeof record?.modified === 'string' ? record.modified : null;
 }
 
@@ -79,7 +79,7 @@ export async function exportToFile(
 	query: ExportQuery,
 	settings: FileSettings,
 	itemIndex: number,
-): Promise<OutputItems> {
+) {
 	// What the export found, filled in while the file is written.
 	const summary = {
 		records: 0,
@@ -90,7 +90,7 @@ export async function exportToFile(
 	};
 	const csv = settings.format === 'csvFile';
 	/** The file's bytes, one chunk per page; a failed page ends it with that page's error. */
-	async function* fileChunks(): AsyncGenerator<Buffer> {
+	async function* fileChunks() {
 		if (csv) yield Buffer.from(`${settings.excelBom ? UTF8_BOM : ''}${csvHeader()}`);
 		for await (const page of exportPages(ctx, query, itemIndex)) {
 			const { records } = page;

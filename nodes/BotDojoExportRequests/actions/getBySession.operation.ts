@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution';
 import { readFlowId } from '../../shared/params/idLocator';
@@ -45,21 +45,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-interface ConversationMessage extends IDataObject {
-	role: string;
-	content: string;
-	date: string | null;
-}
-
-/** The message of a request, or undefined when it has none (or an empty one). */
-function messageOf(
-	record: FlowRequestRecord,
-	field: 'userMessage' | 'aiMessage',
-	role: string,
-): ConversationMessage | undefined {
+/** The message of a request ({ role, content, date }), or undefined when it has none (or an
+ *  empty one). */
+function messageOf(record: FlowRequestRecord, field: 'userMessage' | 'aiMessage', role: string) {
 	const message = record[field];
 	if (!message || typeof message !== 'object') return undefined;
-	const content = message.content;
+	const { content } = message;
 	if (typeof content !== 'string' || content === '') return undefined;
 	return {
 		role: typeof message.role === 'string' && message.role ? message.role : role,
@@ -68,7 +59,7 @@ function messageOf(
 	};
 }
 
-function conversationOf(records: IDataObject[]): ConversationMessage[] {
+function conversationOf(records: IDataObject[]) {
 	return records.flatMap((record) =>
 		[messageOf(record, 'userMessage', 'user'), messageOf(record, 'aiMessage', 'assistant')].filter(
 			(message) => message !== undefined,
@@ -91,7 +82,7 @@ export const operation: Operation<Prepared> = {
 		description: 'Read every request of one flow session, in order, one item per request',
 	},
 	description: properties,
-	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	prepare(itemIndex) {
 		const flowId = readFlowId(this, itemIndex);
 		const sessionId = requireTextParameter(
 			this,
@@ -104,8 +95,7 @@ export const operation: Operation<Prepared> = {
 		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 		return { flowId, sessionId, asOneConversation, simplify };
 	},
-	async execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number) {
-		const { flowId, sessionId, asOneConversation, simplify } = prepared;
+	async execute({ flowId, sessionId, asOneConversation, simplify }, itemIndex) {
 		const records = await loadRequestsBySession(this, flowId, sessionId, itemIndex);
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
 		return simplify ? records.map(simplifyFlowRequest) : records;

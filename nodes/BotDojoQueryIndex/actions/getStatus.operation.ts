@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Operation } from '../../shared/execution';
 import { getIndexStatus } from '../../shared/transport/api';
 import { INDEX_ID, readLocatorId } from '../../shared/params/idLocator';
@@ -12,10 +10,10 @@ export const operation: Operation<string> = {
 		description: 'Read whether the index is ready to answer, and how much it holds',
 	},
 	description: [],
-	prepare(this: IExecuteFunctions, itemIndex: number): string {
+	prepare(itemIndex) {
 		return readLocatorId(this, INDEX_ID, itemIndex);
 	},
-	async execute(this: IExecuteFunctions, indexId: string, itemIndex: number) {
+	async execute(indexId, itemIndex) {
 		return await getIndexStatus(this, indexId, itemIndex);
 	},
 };

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/execution';
 import { queryIndexMetadata } from '../../shared/transport/api';
@@ -28,7 +28,7 @@ export const operation: Operation<Prepared> = {
 		description: 'Find the chunks of the index whose metadata match a query, one item per chunk',
 	},
 	description: [QUERY],
-	prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	prepare(itemIndex) {
 		const indexId = readLocatorId(this, INDEX_ID, itemIndex);
 		const query = parseJsonObject(
 			placeOf(this, itemIndex),
@@ -38,7 +38,7 @@ export const operation: Operation<Prepared> = {
 		);
 		return { indexId, query };
 	},
-	async execute(this: IExecuteFunctions, { indexId, query }: Prepared, itemIndex: number) {
+	async execute({ indexId, query }, itemIndex) {
 		return await queryIndexMetadata(this, indexId, query, itemIndex);
 	},
 };

@@ -23,7 +23,7 @@
 import type { FlowRequestRecord } from '../../shared/transport/api';
 
 /** How long after a request ended a later change of its record is still recognised. */
-export const WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+const WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Most ids remembered; a busier flow gets a shorter window instead of more memory. */
 export const MAX_REMEMBERED = 10_000;
@@ -39,12 +39,12 @@ export type HandledIds = Record<string, number>;
 export type FutureRange = [fromMs: number, toMs: number, toKey: string];
 
 /** Whether request (ms, key) comes after (toMs, toKey): by end time, then by key. */
-function isAfter(ms: number, key: string, toMs: number, toKey: string): boolean {
+function isAfter(ms: number, key: string, toMs: number, toKey: string) {
 	return ms > toMs || (ms === toMs && key > toKey);
 }
 
 /** When a request ended: `endTime`, else `created` (neither moves later), else `modified`. */
-export function endedAtMs(record: FlowRequestRecord): number | undefined {
+export function endedAtMs(record: FlowRequestRecord) {
 	for (const field of ['endTime', 'created', 'modified'] as const) {
 		const value = record[field];
 		const ms = typeof value === 'string' ? Date.parse(value) : NaN;
@@ -72,7 +72,7 @@ export class HandledWindow {
 
 	/** Whether this request is new: not handled yet, not ended before the window, and not in the
 	 *  range of forgotten future-dated requests. */
-	isNew(id: string, endedMs: number | undefined): boolean {
+	isNew(id: string, endedMs: number | undefined) {
 		if (this.ended.has(id)) return false;
 		if (endedMs === undefined) return true;
 		const range = this.futureRange;
@@ -80,7 +80,7 @@ export class HandledWindow {
 		return endedMs >= this.startMs && !forgotten;
 	}
 
-	handled(id: string, endedMs: number | undefined): void {
+	handled(id: string, endedMs: number | undefined) {
 		this.ended.set(id, endedMs ?? this.startMs);
 		this.changed = true;
 	}
@@ -91,7 +91,7 @@ export class HandledWindow {
 	 * window never starts after the mark (at most now + MAX_CLOCK_SKEW_MS): requests still to
 	 * come may end up to then. Returns how many future-dated requests went into futureRange.
 	 */
-	prune(markMs: number): number {
+	prune(markMs: number) {
 		this.startMs = Math.max(this.startMs, markMs - WINDOW_MS);
 		const future = [...this.ended].filter(([, ms]) => ms > markMs);
 		const overflow = Math.max(0, future.length - MAX_FUTURE);
@@ -99,20 +99,20 @@ export class HandledWindow {
 			future.sort(([keyA, a], [keyB, b]) => a - b || (keyA < keyB ? -1 : 1));
 			const gone = future.slice(0, overflow);
 			for (const [id] of gone) this.forget(id);
-			const [lastKey, lastMs] = gone[gone.length - 1];
-			const fromMs = Math.min(gone[0][1], this.futureRange?.[0] ?? Infinity);
 			const kept = this.futureRange;
+			const [lastKey, lastMs] = gone[gone.length - 1];
+			const fromMs = Math.min(gone[0][1], kept?.[0] ?? Infinity);
 			this.futureRange =
 				kept && !isAfter(lastMs, lastKey, kept[1], kept[2])
 					? [fromMs, kept[1], kept[2]]
 					: [fromMs, lastMs, lastKey];
 		}
-		const pastCount = this.ended.size - Math.min(future.length, MAX_FUTURE);
-		const pastLimit = MAX_REMEMBERED - Math.min(future.length, MAX_FUTURE);
-		if (pastCount > pastLimit) {
+		// At most MAX_FUTURE future-dated ids are left: the excess is all of the past ones.
+		const excess = this.ended.size - MAX_REMEMBERED;
+		if (excess > 0) {
 			const times = [...this.ended.values()].filter((ms) => ms <= markMs).sort((a, b) => a - b);
 			// Everything at the cut's millisecond goes too, so that no kept id shares the start.
-			const cutMs = times[pastCount - pastLimit - 1] + 1;
+			const cutMs = times[excess - 1] + 1;
 			this.startMs = Math.max(this.startMs, Math.min(cutMs, markMs));
 		}
 		for (const [id, ms] of this.ended) {
@@ -125,12 +125,13 @@ export class HandledWindow {
 		return overflow;
 	}
 
-	private forget(id: string): void {
+	/** Drops an id: when pruning, and for a saved long id that readWindow re-keys. */
+	forget(id: string) {
 		this.ended.delete(id);
 		this.changed = true;
 	}
 
-	toSaved(): HandledIds {
+	toSaved() {
 		return Object.fromEntries(this.ended);
 	}
 }

@@ -51,9 +51,9 @@ interface PollState extends IDataObject {
 const MAX_POLL_MS = 30_000;
 
 /** The time a poll may read for: half n8n's budget, at most MAX_POLL_MS. */
-function pollBudgetMs(ctx: IPollFunctions): number {
-	const given = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : Infinity;
-	return Math.min(given / 2, MAX_POLL_MS);
+function pollBudgetMs(ctx: IPollFunctions) {
+	// n8n without its durable scheduler has no getPollBudgetMs.
+	return Math.min((ctx.getPollBudgetMs?.() ?? Infinity) / 2, MAX_POLL_MS);
 }
 
 /**
@@ -88,7 +88,7 @@ const MAX_SAVED_CURSOR = 4096;
 /** Windows searched, most recent first, for the latest request of a manual run. */
 const MANUAL_WINDOWS_MS = [DAY_MS, 30 * DAY_MS, 365 * DAY_MS, undefined];
 
-function statusMatches(record: IDataObject, statuses: StatusFilter): boolean {
+function statusMatches(record: IDataObject, statuses: StatusFilter) {
 	return statuses === 'both' || record.status === statuses;
 }
 
@@ -98,11 +98,7 @@ function statusMatches(record: IDataObject, statuses: StatusFilter): boolean {
  * "now": history does not flood in. A poll that starts while another of the same trigger runs
  * returns nothing at once and leaves the state alone.
  */
-export async function pollNewRecords(
-	ctx: IPollFunctions,
-	flowId: string,
-	statuses: StatusFilter,
-): Promise<IDataObject[]> {
+export async function pollNewRecords(ctx: IPollFunctions, flowId: string, statuses: StatusFilter) {
 	const trigger = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id ?? ctx.getNode().name}`;
 	if (pollsRunning.has(trigger)) {
 		ctx.logger.debug('BotDojo Trigger: the previous poll still runs; this one reads nothing');
@@ -116,11 +112,7 @@ export async function pollNewRecords(
 	}
 }
 
-async function readNewRecords(
-	ctx: IPollFunctions,
-	flowId: string,
-	statuses: StatusFilter,
-): Promise<IDataObject[]> {
+async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: StatusFilter) {
 	const state = ctx.getWorkflowStaticData('node') as PollState;
 	const nowMs = Date.now();
 	const latestMarkMs = nowMs + MAX_CLOCK_SKEW_MS;
@@ -159,13 +151,12 @@ async function readNewRecords(
 	let cursor = resume?.cursor;
 	let pagesRead = 0;
 	try {
-		const pages = exportPages(ctx, {
+		for await (const page of exportPages(ctx, {
 			flowId,
 			fromDate,
 			startCursor: cursor,
 			signal: budget,
-		});
-		for await (const page of pages) {
+		})) {
 			pagesRead++;
 			for (const record of page.records) {
 				const key = recordKey(record);
@@ -177,7 +168,15 @@ async function readNewRecords(
 				window.handled(key, endedMs);
 				const matches = statusMatches(record, statuses);
 				if (matches) fresh.push(record);
-				if (modifiedMs > latestMarkMs) warnFutureDated(ctx, record, matches, latestMarkMs);
+				if (modifiedMs > latestMarkMs) {
+					// Says in n8n's log what became of a request dated after now + MAX_CLOCK_SKEW_MS.
+					const what = matches
+						? 'started the workflow once'
+						: 'was passed over by the status filter';
+					// The record's id and date are BotDojo's: the key is redacted from the line.
+					const line = `BotDojo Trigger: flow request ${idForLog(record)} is dated ${String(record.modified).slice(0, 40)}, more than ${MAX_CLOCK_SKEW_MS / MINUTE_MS} minutes ahead of this n8n's clock. It ${what} and will not fire again; the high-water mark stops at ${toUtcIso(latestMarkMs)}, so later requests still fire.`;
+					ctx.logger.warn(withoutKey(ctx, line));
+				}
 			}
 			cursor = page.hasMore ? page.nextCursor : undefined;
 			if (page.hasMore && budget.aborted) break;
@@ -201,8 +200,10 @@ async function readNewRecords(
 
 	// n8n saves the static data (up to 10,000 ids) after a poll that wrote or deleted anything in
 	// it, even the same value: an idle poll must leave it untouched.
-	writeChanged(state, 'highWaterMark', toUtcIso(newMarkMs));
-	writeChanged(state, 'windowStart', toUtcIso(window.startMs));
+	const highWaterMark = toUtcIso(newMarkMs);
+	const windowStart = toUtcIso(window.startMs);
+	if (state.highWaterMark !== highWaterMark) state.highWaterMark = highWaterMark;
+	if (state.windowStart !== windowStart) state.windowStart = windowStart;
 	if (window.changed || state.handled === undefined) {
 		state.handled = window.toSaved();
 		if (window.futureRange) state.futureRange = window.futureRange;
@@ -213,7 +214,7 @@ async function readNewRecords(
 }
 
 /** The error of a poll whose budget ended before BotDojo answered its first export page. */
-function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number): NodeApiError {
+function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number) {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: `BotDojo's export of flow "${flowId}" did not answer within the poll's ${Math.round(budgetMs / 1000)} s`,
 		description:
@@ -221,25 +222,8 @@ function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number): N
 	});
 }
 
-/** Says in n8n's log what became of a request dated after now + MAX_CLOCK_SKEW_MS. */
-function warnFutureDated(
-	ctx: IPollFunctions,
-	record: IDataObject,
-	started: boolean,
-	latestMarkMs: number,
-) {
-	const what = started ? 'started the workflow once' : 'was passed over by the status filter';
-	// The record's id and date are BotDojo's: the key is redacted from the line.
-	const line = `BotDojo Trigger: flow request ${idForLog(record)} is dated ${String(record.modified).slice(0, 40)}, more than ${MAX_CLOCK_SKEW_MS / MINUTE_MS} minutes ahead of this n8n's clock. It ${what} and will not fire again; the high-water mark stops at ${toUtcIso(latestMarkMs)}, so later requests still fire.`;
-	ctx.logger.warn(withoutKey(ctx, line));
-}
-
-function writeChanged(state: PollState, name: 'highWaterMark' | 'windowStart', value: string) {
-	if (state[name] !== value) state[name] = value;
-}
-
 /** The handled window; a state saved by version 1.0 had handled everything up to its mark. */
-function readWindow(state: PollState, markMs: number): HandledWindow {
+function readWindow(state: PollState, markMs: number) {
 	const startMs =
 		typeof state.windowStart === 'string' ? Date.parse(state.windowStart) : Number.NaN;
 	if (Number.isNaN(startMs)) {
@@ -247,42 +231,33 @@ function readWindow(state: PollState, markMs: number): HandledWindow {
 		for (const id of state.idsAtHighWaterMark ?? []) window.handled(recordKey({ id }), markMs);
 		return window;
 	}
-	// Trigger 1.1 of package 0.1 saved long ids whole: they become the digests they are now.
-	const saved = Object.entries(state.handled ?? {});
-	const long = saved.some(([key]) => key.length > MAX_KEY_LENGTH);
 	const window = new HandledWindow(
 		startMs,
-		long
-			? Object.fromEntries(
-					saved.map(([key, ms]) => [
-						key.length > MAX_KEY_LENGTH ? recordKey({ id: key }) : key,
-						ms,
-					]),
-				)
-			: state.handled,
+		state.handled,
 		Array.isArray(state.futureRange) ? state.futureRange : undefined,
 	);
-	window.changed = long;
+	// Trigger 1.1 of package 0.1 saved long ids whole: they become the digests they are now
+	// (and the window, changed, is saved).
+	for (const [key, ms] of Object.entries(state.handled ?? {})) {
+		if (key.length > MAX_KEY_LENGTH) {
+			window.forget(key);
+			window.handled(recordKey({ id: key }), ms);
+		}
+	}
 	return window;
 }
 
-/** The most recent finished request of the flow (for a manual run), without touching the state. */
-export async function latestRecord(
-	ctx: IPollFunctions,
-	flowId: string,
-	statuses: StatusFilter,
-): Promise<IDataObject | undefined> {
+/** The most recent finished request of the flow (for a manual run), if any, without touching
+ *  the state. */
+export async function latestRecord(ctx: IPollFunctions, flowId: string, statuses: StatusFilter) {
 	const now = Date.now();
 	for (const windowMs of MANUAL_WINDOWS_MS) {
 		let latest: IDataObject | undefined;
 		const fromDate = windowMs === undefined ? undefined : toUtcIso(now - windowMs);
-		for await (const page of exportPages(ctx, {
-			flowId,
-			fromDate,
-		})) {
+		for await (const page of exportPages(ctx, { flowId, fromDate })) {
 			for (const record of page.records) if (statusMatches(record, statuses)) latest = record;
 		}
-		if (latest) return latest;
+		if (latest) return [latest];
 	}
-	return undefined;
+	return [];
 }

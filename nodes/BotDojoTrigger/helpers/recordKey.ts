@@ -20,7 +20,7 @@ export const MAX_KEY_LENGTH = 64;
  * What identifies a request without an id: its flow, session, top request, times and input.
  * Not `modified`, `tags`, `eval_job_id`, `status` or the answer: BotDojo may change those later.
  */
-export const STABLE_FIELDS = [
+const STABLE_FIELDS = [
 	'flow_id',
 	'flow_session_id',
 	'top_request_id',
@@ -31,15 +31,13 @@ export const STABLE_FIELDS = [
 	'userMessage',
 ] as const;
 
-const ENCODED = '~';
-
 /**
  * Feeds `value`'s JSON text to `hash` in pieces, walking it with a stack of its own: a body
  * nested 20,000 deep overflows JSON.stringify's call stack (and stopped every poll), not this.
  * For a parsed answer the text is JSON.stringify's, so saved keys stay the same. Its time and
  * memory are linear in the answer, whose size the transport bounds.
  */
-function hashJson(hash: Hash, value: unknown): void {
+function hashJson(hash: Hash, value: unknown) {
 	let text = '';
 	// The containers being written: an array, or an object and its keys; the next place in it.
 	const open: Array<{ container: unknown[] | IDataObject; keys?: string[]; at: number }> = [];
@@ -73,7 +71,7 @@ function hashJson(hash: Hash, value: unknown): void {
 	}
 }
 
-export function recordKey(record: IDataObject): string {
+export function recordKey(record: IDataObject) {
 	const id = record.id;
 	const hash = createHash('sha256');
 	if (id === undefined || id === null || id === '') {
@@ -81,16 +79,16 @@ export function recordKey(record: IDataObject): string {
 			hash,
 			STABLE_FIELDS.map((field) => record[field] ?? null),
 		);
-		return `${ENCODED}r:${hash.digest('base64url')}`;
+		return `~r:${hash.digest('base64url')}`;
 	}
-	if (typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith(ENCODED)) return id;
+	if (typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith('~')) return id;
 	const typed = `${typeof id}:${typeof id === 'string' ? id : JSON.stringify(id)}`;
-	if (typed.length < MAX_KEY_LENGTH) return `${ENCODED}${typed}`;
-	return `${ENCODED}h:${hash.update(typed).digest('base64url')}`;
+	if (typed.length < MAX_KEY_LENGTH) return `~${typed}`;
+	return `~h:${hash.update(typed).digest('base64url')}`;
 }
 
 /** An id as a log line may show it: at most 80 characters. */
-export function idForLog(record: IDataObject): string {
+export function idForLog(record: IDataObject) {
 	const id = record.id;
 	if (id === undefined || id === null || id === '') return `without an id (${recordKey(record)})`;
 	const text = JSON.stringify(id);

@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Operation } from '../../shared/execution';
 import { loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { logicalPathProperty, readLookupPath } from './logicalPath';
@@ -12,10 +10,10 @@ export const operation: Operation<string> = {
 		description: 'Read the record of the latest version of the document stored under a path',
 	},
 	description: [logicalPathProperty('The logical path the document was uploaded under')],
-	prepare(this: IExecuteFunctions, itemIndex: number): string {
+	prepare(itemIndex) {
 		return readLookupPath(this, itemIndex);
 	},
-	async execute(this: IExecuteFunctions, logicalPath: string, itemIndex: number) {
+	async execute(logicalPath, itemIndex) {
 		return await loadDocumentByLogicalPath(this, logicalPath, itemIndex);
 	},
 };

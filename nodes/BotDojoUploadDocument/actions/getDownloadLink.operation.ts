@@ -64,10 +64,9 @@ const EXPIRES_MODE: INodeProperties = {
 const LATEST_DATE_MS = 8.64e15;
 
 /** The expiry of the current item's link, in epoch milliseconds. */
-function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number): number {
-	const mode = requireOption(ctx, EXPIRES_MODE, place.itemIndex);
-	if (mode === 'minutes') {
-		const value = ctx.getNodeParameter(EXPIRES_IN.name, place.itemIndex, 60) as unknown;
+function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number) {
+	if (requireOption(ctx, EXPIRES_MODE, place.itemIndex) === 'minutes') {
+		const value = ctx.getNodeParameter(EXPIRES_IN.name, place.itemIndex, 60);
 		const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		const refuse = (why: string) =>
 			invalidInput(
@@ -88,7 +87,7 @@ function readExpiry(ctx: IExecuteFunctions, place: InputPlace, now: number): num
 		if (now + minutes * 60_000 > LATEST_DATE_MS) throw refuse('later than any date can be');
 		return now + Math.round(minutes * 60_000);
 	}
-	const value = ctx.getNodeParameter(EXPIRES_AT.name, place.itemIndex, '') as unknown;
+	const value = ctx.getNodeParameter(EXPIRES_AT.name, place.itemIndex, '');
 	const reading = readDateValue(value, ctx.getTimezone());
 	const at = reading && 'ms' in reading ? reading.ms : undefined;
 	const refuse = (problem: string) =>
@@ -162,16 +161,15 @@ const properties: INodeProperties[] = [
 	OUTPUT_FILE,
 ];
 
-type DocumentSource = { logicalPath: string } | { record: IDataObject };
-
 interface LinkRequest {
-	document: DocumentSource;
+	/** The document record given, or the logical path to look it up by. */
+	document: IDataObject | string;
 	expiresAt: number;
 	/** Output binary field, when the file is to be downloaded too. */
 	downloadInto?: string;
 }
 
-function readRecord(place: InputPlace, value: unknown): IDataObject {
+function readRecord(place: InputPlace, value: unknown) {
 	const valid =
 		'Pass the record returned by Upload or Get by Logical Path, e.g. {{ $json }}, or choose Document: By Logical Path.';
 	const record = parseJsonObject(place, DOCUMENT_RECORD.displayName, value, valid);
@@ -179,10 +177,6 @@ function readRecord(place: InputPlace, value: unknown): IDataObject {
 		throw invalidInput(place, DOCUMENT_RECORD.displayName, 'has no "id"', valid);
 	}
 	return record;
-}
-
-function lastSegment(logicalPath: unknown): string {
-	return (typeof logicalPath === 'string' && logicalPath.split('/').pop()) || 'document';
 }
 
 export const operation: Operation<LinkRequest> = {
@@ -194,27 +188,23 @@ export const operation: Operation<LinkRequest> = {
 			'Get a signed link that downloads the document without an API key until it expires, and optionally the file itself',
 	},
 	description: properties,
-	prepare(this: IExecuteFunctions, itemIndex: number): LinkRequest {
-		const place: InputPlace = placeOf(this, itemIndex);
-		const source = requireOption(this, DOCUMENT_SOURCE, itemIndex);
-		const document: DocumentSource =
-			source === 'record'
-				? { record: readRecord(place, this.getNodeParameter(DOCUMENT_RECORD.name, itemIndex, '')) }
-				: { logicalPath: readLookupPath(this, itemIndex) };
+	prepare(itemIndex) {
+		const place = placeOf(this, itemIndex);
+		const document =
+			requireOption(this, DOCUMENT_SOURCE, itemIndex) === 'record'
+				? readRecord(place, this.getNodeParameter(DOCUMENT_RECORD.name, itemIndex, ''))
+				: readLookupPath(this, itemIndex);
 		const expiresAt = readExpiry(this, place, Date.now());
-		const download = this.getNodeParameter('downloadFile', itemIndex, false) as boolean;
-		const downloadInto = download ? readOutputFileField(this, OUTPUT_FILE, itemIndex) : undefined;
+		const downloadInto = this.getNodeParameter('downloadFile', itemIndex, false)
+			? readOutputFileField(this, OUTPUT_FILE, itemIndex)
+			: undefined;
 		return { document, expiresAt, downloadInto };
 	},
-	async execute(
-		this: IExecuteFunctions,
-		request: LinkRequest,
-		itemIndex: number,
-	): Promise<OutputItems> {
+	async execute(request, itemIndex) {
 		const document =
-			'record' in request.document
-				? request.document.record
-				: await loadDocumentByLogicalPath(this, request.document.logicalPath, itemIndex);
+			typeof request.document === 'string'
+				? await loadDocumentByLogicalPath(this, request.document, itemIndex)
+				: request.document;
 		const expires = new Date(request.expiresAt).toISOString();
 		const url = await getTemporarySignedUrl(this, document, expires, itemIndex);
 		const item: INodeExecutionData = { json: { url, expires, document } };
@@ -222,7 +212,11 @@ export const operation: Operation<LinkRequest> = {
 			// The record's size bounds the download (a hostile storage could send without end).
 			const { sizeBytes } = document;
 			const file = await downloadSignedUrl(this, url, request.expiresAt, { itemIndex, sizeBytes });
-			const fileName = String(document.fileName ?? '') || lastSegment(document.logicalPath);
+			const { logicalPath } = document;
+			const fileName =
+				String(document.fileName ?? '') ||
+				(typeof logicalPath === 'string' && logicalPath.split('/').pop()) ||
+				'document';
 			// Always pass a MIME type: without one n8n sniffs the bytes with a dynamic import.
 			const mimeType =
 				file.contentType || String(document.contentType ?? '') || 'application/octet-stream';

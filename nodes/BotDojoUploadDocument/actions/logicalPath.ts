@@ -28,13 +28,13 @@ export function logicalPathProperty(
 		default: '',
 		required: true,
 		placeholder: 'e.g. docs/handbook.pdf',
-		...(displayOptions ? { displayOptions } : {}),
+		displayOptions,
 		description,
 	};
 }
 
 /** Whether the text holds an ASCII control character (U+0000–U+001F, U+007F), e.g. a line break. */
-export function hasControlCharacter(text: string): boolean {
+export function hasControlCharacter(text: string) {
 	return [...text].some((char) => char < ' ' || char === '\x7f');
 }
 
@@ -49,7 +49,7 @@ function readPath(ctx: IExecuteFunctions, itemIndex: number, rules: string) {
 }
 
 /** The item's path to store a document under: trimmed, then checked segment by segment. */
-export function readUploadPath(ctx: IExecuteFunctions, itemIndex: number): string {
+export function readUploadPath(ctx: IExecuteFunctions, itemIndex: number) {
 	const { path, refuse } = readPath(ctx, itemIndex, UPLOAD_PATH_RULES);
 	if (path.includes('\\')) throw refuse('contains a backslash');
 	if (path.length > MAX_LENGTH) throw refuse(`is ${path.length} characters long`);
@@ -68,6 +68,6 @@ export function readUploadPath(ctx: IExecuteFunctions, itemIndex: number): strin
 }
 
 /** The item's path to look a document up by: whatever it was stored under, within reason. */
-export function readLookupPath(ctx: IExecuteFunctions, itemIndex: number): string {
+export function readLookupPath(ctx: IExecuteFunctions, itemIndex: number) {
 	return readPath(ctx, itemIndex, LOOKUP_PATH_RULES).path;
 }

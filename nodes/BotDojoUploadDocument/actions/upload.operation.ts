@@ -82,12 +82,11 @@ const properties: INodeProperties[] = [
 interface UploadRequest {
 	binary: IBinaryData;
 	fileName: string;
-	contentType: string;
 	logicalPath: string;
 	meta?: IDataObject;
 }
 
-function readBinary(ctx: IExecuteFunctions, place: InputPlace): IBinaryData {
+function readBinary(ctx: IExecuteFunctions, place: InputPlace) {
 	const property = requireTextParameter(
 		ctx,
 		INPUT_FILE,
@@ -110,25 +109,6 @@ function readBinary(ctx: IExecuteFunctions, place: InputPlace): IBinaryData {
 	return binary;
 }
 
-function readFileName(
-	place: InputPlace,
-	value: unknown,
-	binary: IBinaryData,
-	logicalPath: string,
-): string {
-	const given = typeof value === 'string' ? value.trim() : '';
-	const fileName = given || binary.fileName?.trim() || logicalPath.split('/').pop() || '';
-	if (hasControlCharacter(fileName)) {
-		throw invalidInput(
-			place,
-			FILE_NAME.displayName,
-			'contains a control character (e.g. a line break)',
-			'Enter a plain file name, e.g. handbook.pdf, or leave it empty to use the binary’s.',
-		);
-	}
-	return fileName;
-}
-
 /** The n8n binary as a Blob for a multipart body, holding the file in memory once at most. */
 /** Read size for binaries kept outside the item: a few dozen Blob parts for a large file. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -138,11 +118,8 @@ const CHUNK_BYTES = 1024 * 1024;
  * streamed, each chunk becoming a Blob part: a Blob made of Blobs references them without
  * copying, so the file never sits in memory both as one Buffer and as the Blob.
  */
-async function binaryAsBlob(
-	ctx: IExecuteFunctions,
-	binary: IBinaryData,
-	type: string,
-): Promise<Blob> {
+async function binaryAsBlob(ctx: IExecuteFunctions, binary: IBinaryData) {
+	const type = binary.mimeType || 'application/octet-stream';
 	if (binary.id) {
 		const stream = await ctx.helpers.getBinaryStream(binary.id, CHUNK_BYTES);
 		const parts: Blob[] = [];
@@ -164,31 +141,28 @@ export const operation: Operation<UploadRequest> = {
 			'Store a file of the input under a logical path; uploading to the same path again makes a new version of the same document',
 	},
 	description: properties,
-	prepare(this: IExecuteFunctions, itemIndex: number): UploadRequest {
-		const place: InputPlace = placeOf(this, itemIndex);
+	prepare(itemIndex) {
+		const place = placeOf(this, itemIndex);
 		const logicalPath = readUploadPath(this, itemIndex);
 		const binary = readBinary(this, place);
-		const fileName = readFileName(
-			place,
-			this.getNodeParameter(FILE_NAME.name, itemIndex, ''),
-			binary,
-			logicalPath,
-		);
-		return {
-			binary,
-			fileName,
-			contentType: binary.mimeType || 'application/octet-stream',
-			logicalPath,
-			meta: readFieldsOrJson(this, itemIndex, META),
-		};
+		const given = this.getNodeParameter(FILE_NAME.name, itemIndex, '');
+		const fileName =
+			(typeof given === 'string' && given.trim()) ||
+			binary.fileName?.trim() ||
+			logicalPath.split('/').pop() ||
+			'';
+		if (hasControlCharacter(fileName)) {
+			throw invalidInput(
+				place,
+				FILE_NAME.displayName,
+				'contains a control character (e.g. a line break)',
+				'Enter a plain file name, e.g. handbook.pdf, or leave it empty to use the binary’s.',
+			);
+		}
+		return { binary, fileName, logicalPath, meta: readFieldsOrJson(this, itemIndex, META) };
 	},
-	async execute(
-		this: IExecuteFunctions,
-		request: UploadRequest,
-		itemIndex: number,
-	): Promise<IDataObject> {
-		const { fileName, logicalPath, meta } = request;
-		const file = await binaryAsBlob(this, request.binary, request.contentType);
+	async execute({ binary, fileName, logicalPath, meta }, itemIndex) {
+		const file = await binaryAsBlob(this, binary);
 		return await uploadDocument(this, { file, fileName, logicalPath, meta }, itemIndex);
 	},
 };

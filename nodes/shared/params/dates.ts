@@ -15,23 +15,17 @@ const VALID_DATES =
 	"Give an ISO 8601 date such as 2024-05-01T08:30:00Z or 2024-05-01T10:30:00+02:00 (without a zone, the workflow's time zone applies), or a DateTime from an expression such as {{ $now.minus(7, 'days') }}.";
 
 /** The outcome of reading one date: milliseconds since the epoch, or why it is not a date. */
-export type DateReading = { ms: number } | { problem: string };
+type DateReading = { ms: number } | { problem: string };
 
 function readIsoString(text: string, timeZone: string): DateReading {
 	const match = ISO_PATTERN.exec(text);
 	if (!match) return readOtherFormats(text, timeZone);
-	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match;
-	const units = {
-		year: +year,
-		month: +month,
-		day: +day,
-		hour: +hour,
-		minute: +minute,
-		second: +second,
-		millisecond: Number(fraction.padEnd(3, '0').slice(0, 3)),
-	};
+	const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part = '0') => +part);
+	// The fraction's first three digits.
+	const millisecond = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+	const units = { year, month, day, hour, minute, second, millisecond };
 	// Without a zone, the workflow's; `Z`, `+02`, `+0200` and `+02:00` as luxon names them.
-	const offset = zone?.replace(':', '');
+	const offset = match[8]?.replace(':', '');
 	const zoneName =
 		offset === undefined
 			? timeZone
@@ -42,21 +36,20 @@ function readIsoString(text: string, timeZone: string): DateReading {
 	// An unknown zone name: the time is read as UTC.
 	if (date.invalidReason === 'unsupported zone') date = DateTime.fromObject(units, { zone: 'utc' });
 	// luxon takes 24:00 as the next day's start; a time of day is refused from 24 on.
-	return date.isValid && +hour < 24
+	return date.isValid && hour < 24
 		? { ms: date.toMillis() }
 		: { problem: `"${text}" is not a real date and time` };
 }
 
 /** Other written forms luxon knows (ISO week and ordinal dates, SQL, RFC 2822, HTTP). */
 function readOtherFormats(text: string, timeZone: string): DateReading {
-	const options = { zone: timeZone };
 	for (const parse of [
 		DateTime.fromISO,
 		DateTime.fromSQL,
 		DateTime.fromRFC2822,
 		DateTime.fromHTTP,
 	]) {
-		const parsed = parse(text, options);
+		const parsed = parse(text, { zone: timeZone });
 		if (parsed.isValid) return { ms: parsed.toMillis() };
 	}
 	return { problem: `"${text}" is not an ISO 8601 date` };
@@ -99,7 +92,7 @@ export function readDateValue(value: unknown, timeZone: string): DateReading | u
 }
 
 /** ISO 8601 UTC with milliseconds, e.g. 2024-05-01T08:30:00.000Z. */
-export function toUtcIso(ms: number): string {
+export function toUtcIso(ms: number) {
 	return new Date(ms).toISOString();
 }
 
@@ -112,7 +105,7 @@ export function readDateParameter(
 	parameter: string,
 	value: unknown,
 	timeZone: string,
-): string | undefined {
+) {
 	const reading = readDateValue(value, timeZone);
 	if (reading === undefined) return undefined;
 	if ('problem' in reading) throw invalidInput(place, parameter, reading.problem, VALID_DATES);

@@ -9,7 +9,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput, placeOf, requireText, type InputPlace } from '../validation';
 
-export interface IdLocator {
+interface IdLocator {
 	/** e.g. "Flow ID" */
 	displayName: string;
 	/** The id in a sentence, e.g. "a flow ID". */
@@ -99,7 +99,7 @@ export function requireLocatorId(
 	locator: IdLocator,
 	value: unknown,
 	moreHelp?: string,
-): string {
+) {
 	const { displayName, url } = locator;
 	const help = moreHelp ? `${locator.help} ${moreHelp}` : locator.help;
 	const isLocator =
@@ -130,10 +130,9 @@ export function requireLocatorId(
 		throw refuse(`is ${id.length} characters long; ids have at most ${MAX_ID_CHARS}`);
 	}
 	if (isLocator && !byUrl && /[\s/]/.test(id)) {
-		const byUrlHelp = url ? ' To paste an address, choose By URL.' : '';
 		throw refuse(
 			`"${id}" is not ${locator.inSentence} (it has spaces or slashes)`,
-			help + byUrlHelp,
+			url ? `${help} To paste an address, choose By URL.` : help,
 		);
 	}
 	return id;
@@ -145,9 +144,13 @@ export function readLocatorId(
 	locator: IdLocator,
 	itemIndex: number,
 	moreHelp?: string,
-): string {
-	const value = ctx.getNodeParameter(locator.name, itemIndex, '');
-	return requireLocatorId(placeOf(ctx, itemIndex), locator, value, moreHelp);
+) {
+	return requireLocatorId(
+		placeOf(ctx, itemIndex),
+		locator,
+		ctx.getNodeParameter(locator.name, itemIndex, ''),
+		moreHelp,
+	);
 }
 
 export const flowIdProperty = (description: string, placeholder?: string) =>

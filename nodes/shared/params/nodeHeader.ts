@@ -5,7 +5,7 @@
  */
 import { NodeConnectionTypes, type INodeTypeDescription } from 'n8n-workflow';
 
-export interface NodeHeader {
+interface NodeHeader {
 	/** Shown after "BotDojo ", e.g. "Query Index". */
 	title: string;
 	name: string;
@@ -14,17 +14,18 @@ export interface NodeHeader {
 	defaultVersion?: number;
 }
 
-export function nodeHeader(
-	header: NodeHeader,
-): Omit<INodeTypeDescription, 'properties' | 'icon' | 'subtitle' | 'usableAsTool'> {
-	const displayName = `BotDojo ${header.title}`;
+export function nodeHeader({
+	title,
+	version = 1,
+	...nameAndDescription
+}: NodeHeader): Omit<INodeTypeDescription, 'properties' | 'icon' | 'subtitle' | 'usableAsTool'> {
+	const displayName = `BotDojo ${title}`;
 	return {
 		displayName,
-		name: header.name,
+		// name, description and defaultVersion (when given)
+		...nameAndDescription,
 		group: ['transform'],
-		version: header.version ?? 1,
-		...(header.defaultVersion !== undefined ? { defaultVersion: header.defaultVersion } : {}),
-		description: header.description,
+		version,
 		defaults: { name: displayName },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -38,13 +39,13 @@ export function nodeHeader(
  * "Get Status: idx_docs". The id part reads well whatever the parameter holds: nothing when it is
  * empty ("Run"), "Flow ID From Input" for an expression, the text of a resource locator.
  */
-function idPart(parameter: string, idName: string): string {
+function idPart(parameter: string, idName: string) {
 	const raw = `$parameter["${parameter}"]`;
 	const text = `(${raw} && typeof ${raw} === "object" ? ${raw}.value : ${raw})`;
 	return `(!${text} ? "" : ": " + (String(${text}).startsWith("=") ? "${idName} From Input" : ${text}))`;
 }
 
-export interface SubtitleId {
+interface SubtitleId {
 	/** The parameter holding the id, e.g. `flowId`. */
 	parameter: string;
 	/** Its display name, e.g. "Flow ID". */
@@ -52,7 +53,7 @@ export interface SubtitleId {
 }
 
 /** A single-operation node's subtitle: "Run: flow_echo". */
-export function subtitleOf(operation: string, id?: SubtitleId): string {
+export function subtitleOf(operation: string, id?: SubtitleId) {
 	return `={{ "${operation}"${id ? ` + ${idPart(id.parameter, id.name)}` : ''} }}`;
 }
 
@@ -63,7 +64,7 @@ export function subtitleOf(operation: string, id?: SubtitleId): string {
 export function operationSubtitle(
 	operations: Array<{ name: string; value: string }>,
 	id?: SubtitleId,
-): string {
+) {
 	const names = JSON.stringify(Object.fromEntries(operations.map((o) => [o.value, o.name])));
 	const operation = `(${names}[$parameter["operation"]] || "${operations[0].name}")`;
 	return `={{ ${operation}${id ? ` + ${idPart(id.parameter, id.name)}` : ''} }}`;

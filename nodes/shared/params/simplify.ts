@@ -6,16 +6,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /** The node version from which Simplify is on by default. */
-export const SIMPLIFY_DEFAULT_ON_FROM = 1.1;
+const SIMPLIFY_DEFAULT_ON_FROM = 1.1;
 
 /** A `displayOptions.show` rule: only on node versions before `version` (saved workflows). */
 export function beforeVersion(version: number) {
 	return { '@version': [{ _cnd: { lt: version } }] };
-}
-
-/** A `displayOptions.show` rule: only on node versions from `version` on. */
-export function fromVersion(version: number) {
-	return { '@version': [{ _cnd: { gte: version } }] };
 }
 
 /** One Simplify parameter per version range; n8n shows (and defaults) the one that matches. */
@@ -35,7 +30,8 @@ export function simplifyProperties(description: string): INodeProperties[] {
 			type: 'boolean',
 			default: true,
 			description,
-			displayOptions: { show: fromVersion(SIMPLIFY_DEFAULT_ON_FROM) },
+			// Only on node versions from SIMPLIFY_DEFAULT_ON_FROM on.
+			displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_DEFAULT_ON_FROM } }] } },
 		},
 	];
 }
@@ -59,7 +55,7 @@ export function answerOfRecord(record: IDataObject): string | undefined {
 }
 
 /** What the flow said went wrong, for a record with status "error"; else undefined. */
-export function errorMessageOfRecord(record: IDataObject): string | undefined {
+export function errorMessageOfRecord(record: IDataObject) {
 	if (record.status !== 'error') return undefined;
 	const response = record.response as IDataObject | undefined;
 	const said = response?.error ?? response?.message ?? record.error;
