@@ -7,7 +7,8 @@
  * - n8n's editor cache is a private folder of the user's;
  * - a second `npm start` in the clone refuses, and the first one keeps running;
  * - the workflow list shows the demos in order; demo 9's note gives this n8n's port;
- * - opening demo 6 and pressing Fetch Test Event does not make it "kept as you edited them";
+ * - opening demo 6 and pressing Fetch Test Event does not make it "kept as you edited them", nor
+ *   does an edit undone in the editor, in any demo;
  * - a published demo 9 is still published after the restart, and its MCP address answers.
  * Everything it starts it stops; the copy is removed (E2E_KEEP=1 keeps it).
  */
@@ -205,6 +206,21 @@ test('the workflow list shows the demos in order, and demo 9 gives this n8n’s 
 	assert.ok(!text.includes('127.0.0.1:5678'), text);
 });
 
+/** Node by node, what n8n stored differently from `before` (for a failure's message). */
+function changedNodes(before, after) {
+	return after.nodes
+		.map((node) => [before.nodes.find((old) => old.name === node.name), node])
+		.filter(([old, node]) => JSON.stringify(old) !== JSON.stringify(node))
+		.map(([old, node]) => `${JSON.stringify(old)}\n  saved as ${JSON.stringify(node)}`);
+}
+
+/** Waits out n8n's autosave (it saves within 5 s of a change, AUTOSAVE_MAX_WAIT), then leaves. */
+async function stayAndLeave(page) {
+	await page.waitForTimeout(7_000);
+	await page.goto(`${env.url}/home/workflows`);
+	await page.locator('[data-test-id="workflow-card-name"]').first().waitFor();
+}
+
 test('opening demo 6 and pressing Fetch Test Event leaves it unedited', async () => {
 	const { page } = env;
 	const before = (await env.session.request('GET', '/rest/workflows/bdDemoTrigger')).data;
@@ -216,11 +232,37 @@ test('opening demo 6 and pressing Fetch Test Event leaves it unedited', async ()
 	await panel.locator('[data-test-id="run-data-item-count"]').first().waitFor();
 	await page.keyboard.press('Escape');
 	await panel.waitFor({ state: 'hidden' });
-	// Leaving the workflow: the editor saves here whatever it holds as changed.
-	await page.goto(`${env.url}/home/workflows`);
-	await page.locator('[data-test-id="workflow-card-name"]').first().waitFor();
+	await stayAndLeave(page);
 	const afterwards = (await env.session.request('GET', '/rest/workflows/bdDemoTrigger')).data;
-	assert.equal(afterwards.versionId, before.versionId, 'n8n saved no new version of demo 6');
+	assert.equal(afterwards.versionId, before.versionId, changedNodes(before, afterwards).join('\n'));
+});
+
+// n8n's editor holds a workflow as it would save it: nodes on its grid, parameters at their
+// default left out. An edit undone (a node deactivated and activated again) makes it compare
+// that with what is stored and save any difference: a demo stored otherwise would then be "kept
+// as you edited them" at the next start, as demo 6 was (issue 36).
+test('every demo, with an edit undone in the editor, stays as npm start imported it', async () => {
+	const { page } = env;
+	const demos = require('../../scripts/lib/demos');
+	const userFolder = path.join(env.copy, '.n8n-local', 'user');
+	const record = JSON.parse(fs.readFileSync(path.join(userFolder, 'demos.json'), 'utf8'));
+	const edited = [];
+	for (const { id, nodes } of env.examples) {
+		const before = (await env.session.request('GET', `/rest/workflows/${id}`)).data;
+		await page.goto(`${env.url}/workflow/${id}`);
+		// A node that can be deactivated (a sticky note cannot).
+		const { name } = nodes.find((node) => !node.type.endsWith('stickyNote'));
+		const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+		for (let toggle = 0; toggle < 2; toggle++) {
+			await node.click({ button: 'right' });
+			await page.locator('[data-test-id="context-menu-item-toggle_activation"]').click();
+		}
+		await stayAndLeave(page);
+		const afterwards = (await env.session.request('GET', `/rest/workflows/${id}`)).data;
+		if (demos.fingerprint(afterwards) !== record[id].fingerprint)
+			edited.push(`${id}:\n${changedNodes(before, afterwards).join('\n')}`);
+	}
+	assert.deepEqual(edited, []);
 });
 
 test(
