@@ -214,15 +214,25 @@ function changedNodes(before, after) {
 		.map(([old, node]) => `${JSON.stringify(old)}\n  saved as ${JSON.stringify(node)}`);
 }
 
-/** Waits out n8n's autosave (it saves within 5 s of a change, AUTOSAVE_MAX_WAIT), then leaves. */
-async function stayAndLeave(page) {
-	await page.waitForTimeout(7_000);
-	await page.goto(`${env.url}/home/workflows`);
-	await page.locator('[data-test-id="workflow-card-name"]').first().waitFor();
+/** The editor's saves of a workflow (PATCH), as they start: each one's answer. */
+function watchSaves(page) {
+	const saves = [];
+	page.on('request', (request) => {
+		if (request.method() === 'PATCH' && request.url().includes('/rest/workflows/'))
+			saves.push(request.response());
+	});
+	return saves;
+}
+
+/** Waits out n8n's autosave (1.5 s after a change) and any save it began. */
+async function autosaved() {
+	await new Promise((resolve) => setTimeout(resolve, 3_000));
+	await Promise.all(env.saves);
 }
 
 test('opening demo 6 and pressing Fetch Test Event leaves it unedited', async () => {
 	const { page } = env;
+	env.saves ??= watchSaves(page);
 	const before = (await env.session.request('GET', '/rest/workflows/bdDemoTrigger')).data;
 	await page.goto(`${env.url}/workflow/bdDemoTrigger`);
 	await page.dblclick('[data-test-id="canvas-node"][data-node-name="BotDojo Trigger"]');
@@ -232,7 +242,7 @@ test('opening demo 6 and pressing Fetch Test Event leaves it unedited', async ()
 	await panel.locator('[data-test-id="run-data-item-count"]').first().waitFor();
 	await page.keyboard.press('Escape');
 	await panel.waitFor({ state: 'hidden' });
-	await stayAndLeave(page);
+	await autosaved();
 	const afterwards = (await env.session.request('GET', '/rest/workflows/bdDemoTrigger')).data;
 	assert.equal(afterwards.versionId, before.versionId, changedNodes(before, afterwards).join('\n'));
 });
@@ -243,6 +253,7 @@ test('opening demo 6 and pressing Fetch Test Event leaves it unedited', async ()
 // as you edited them" at the next start, as demo 6 was (issue 36).
 test('every demo, with an edit undone in the editor, stays as npm start imported it', async () => {
 	const { page } = env;
+	env.saves ??= watchSaves(page);
 	const demos = require('../../scripts/lib/demos');
 	const userFolder = path.join(env.copy, '.n8n-local', 'user');
 	const record = JSON.parse(fs.readFileSync(path.join(userFolder, 'demos.json'), 'utf8'));
@@ -257,7 +268,7 @@ test('every demo, with an edit undone in the editor, stays as npm start imported
 			await node.click({ button: 'right' });
 			await page.locator('[data-test-id="context-menu-item-toggle_activation"]').click();
 		}
-		await stayAndLeave(page);
+		await autosaved();
 		const afterwards = (await env.session.request('GET', `/rest/workflows/${id}`)).data;
 		if (demos.fingerprint(afterwards) !== record[id].fingerprint)
 			edited.push(`${id}:\n${changedNodes(before, afterwards).join('\n')}`);
