@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import { readFlowId } from '../../shared/params/idLocator';
 import {
 	simplifyFlowRequest,
@@ -67,14 +67,7 @@ function conversationOf(records: IDataObject[]) {
 	);
 }
 
-interface Prepared {
-	flowId: string;
-	sessionId: string;
-	asOneConversation: boolean;
-	simplify: boolean;
-}
-
-export const operation: Operation<Prepared> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Get Many by Session',
 		value: 'getBySession',
@@ -100,4 +93,4 @@ export const operation: Operation<Prepared> = {
 		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
 		return simplify ? records.map(simplifyFlowRequest) : records;
 	},
-};
+});

@@ -1,12 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { storeFile } from '../../shared/binary/storeFile';
-import { OutputItems, type Operation } from '../../shared/execution';
+import { defineOperation, OutputItems } from '../../shared/execution';
 import { readDateValue } from '../../shared/params/dates';
 import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { downloadSignedUrl } from '../../shared/transport/download';
@@ -161,14 +156,6 @@ const properties: INodeProperties[] = [
 	OUTPUT_FILE,
 ];
 
-interface LinkRequest {
-	/** The document record given, or the logical path to look it up by. */
-	document: IDataObject | string;
-	expiresAt: number;
-	/** Output binary field, when the file is to be downloaded too. */
-	downloadInto?: string;
-}
-
 function readRecord(place: InputPlace, value: unknown) {
 	const valid =
 		'Pass the record returned by Upload or Get by Logical Path, e.g. {{ $json }}, or choose Document: By Logical Path.';
@@ -179,7 +166,7 @@ function readRecord(place: InputPlace, value: unknown) {
 	return record;
 }
 
-export const operation: Operation<LinkRequest> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Get Download Link',
 		value: 'getDownloadLink',
@@ -190,11 +177,13 @@ export const operation: Operation<LinkRequest> = {
 	description: properties,
 	prepare(itemIndex) {
 		const place = placeOf(this, itemIndex);
+		// The document record given, or the logical path to look it up by.
 		const document =
 			requireOption(this, DOCUMENT_SOURCE, itemIndex) === 'record'
 				? readRecord(place, this.getNodeParameter(DOCUMENT_RECORD.name, itemIndex, ''))
 				: readLookupPath(this, itemIndex);
 		const expiresAt = readExpiry(this, place, Date.now());
+		// Output binary field, when the file is to be downloaded too.
 		const downloadInto = this.getNodeParameter('downloadFile', itemIndex, false)
 			? readOutputFileField(this, OUTPUT_FILE, itemIndex)
 			: undefined;
@@ -230,4 +219,4 @@ export const operation: Operation<LinkRequest> = {
 		}
 		return new OutputItems([item]);
 	},
-};
+});
