@@ -223,7 +223,6 @@ export const operation = defineOperation({
 		}
 		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 		const format = requireOption(this, OUTPUT, itemIndex) as FileFormat | 'items';
-		const fileName = String(this.getNodeParameter('fileName', itemIndex, '')).trim();
 		return {
 			query: {
 				flowId,
@@ -241,7 +240,9 @@ export const operation = defineOperation({
 					? undefined
 					: {
 							format,
-							fileName: fileName || `flow-requests-${flowId}.${FILE_TYPES[format].extension}`,
+							fileName:
+								String(this.getNodeParameter('fileName', itemIndex, '')).trim() ||
+								`flow-requests-${flowId}.${FILE_TYPES[format].extension}`,
 							binaryProperty: readOutputFileField(this, OUTPUT_FILE, itemIndex),
 							excelBom: options.excelBom === true,
 							simplify,

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { defineOperation } from '../../shared/execution';
 import { readFlowId } from '../../shared/params/idLocator';
@@ -59,14 +59,6 @@ function messageOf(record: FlowRequestRecord, field: 'userMessage' | 'aiMessage'
 	};
 }
 
-function conversationOf(records: IDataObject[]) {
-	return records.flatMap((record) =>
-		[messageOf(record, 'userMessage', 'user'), messageOf(record, 'aiMessage', 'assistant')].filter(
-			(message) => message !== undefined,
-		),
-	);
-}
-
 export const operation = defineOperation({
 	option: {
 		name: 'Get Many by Session',
@@ -90,7 +82,15 @@ export const operation = defineOperation({
 	},
 	async execute({ flowId, sessionId, asOneConversation, simplify }, itemIndex) {
 		const records = await loadRequestsBySession(this, flowId, sessionId, itemIndex);
-		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
+		if (asOneConversation) {
+			const messages = records.flatMap((record) =>
+				[
+					messageOf(record, 'userMessage', 'user'),
+					messageOf(record, 'aiMessage', 'assistant'),
+				].filter((message) => message !== undefined),
+			);
+			return { flowId, sessionId, messages };
+		}
 		return simplify ? records.map(simplifyFlowRequest) : records;
 	},
 });

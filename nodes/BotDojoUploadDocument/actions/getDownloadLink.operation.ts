@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { storeFile } from '../../shared/binary/storeFile';
 import { defineOperation, OutputItems } from '../../shared/execution';
-import { readDateValue } from '../../shared/params/dates';
+import { readDateValue, toUtcIso } from '../../shared/params/dates';
 import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { downloadSignedUrl } from '../../shared/transport/download';
 import {
@@ -189,18 +189,20 @@ export const operation = defineOperation({
 			: undefined;
 		return { document, expiresAt, downloadInto };
 	},
-	async execute(request, itemIndex) {
+	async execute({ document: recordOrPath, expiresAt, downloadInto }, itemIndex) {
 		const document =
-			typeof request.document === 'string'
-				? await loadDocumentByLogicalPath(this, request.document, itemIndex)
-				: request.document;
-		const expires = new Date(request.expiresAt).toISOString();
+			typeof recordOrPath === 'string'
+				? await loadDocumentByLogicalPath(this, recordOrPath, itemIndex)
+				: recordOrPath;
+		const expires = toUtcIso(expiresAt);
 		const url = await getTemporarySignedUrl(this, document, expires, itemIndex);
 		const item: INodeExecutionData = { json: { url, expires, document } };
-		if (request.downloadInto) {
+		if (downloadInto) {
 			// The record's size bounds the download (a hostile storage could send without end).
-			const { sizeBytes } = document;
-			const file = await downloadSignedUrl(this, url, request.expiresAt, { itemIndex, sizeBytes });
+			const file = await downloadSignedUrl(this, url, expiresAt, {
+				itemIndex,
+				sizeBytes: document.sizeBytes,
+			});
 			const { logicalPath } = document;
 			const fileName =
 				String(document.fileName ?? '') ||
@@ -215,7 +217,7 @@ export const operation = defineOperation({
 				itemIndex,
 				wayAround: 'Turn off Download File and hand the link (url) to whoever needs the file.',
 			});
-			item.binary = { [request.downloadInto]: binary };
+			item.binary = { [downloadInto]: binary };
 		}
 		return new OutputItems([item]);
 	},
