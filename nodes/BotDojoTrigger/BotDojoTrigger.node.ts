@@ -13,7 +13,7 @@ import {
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../shared/params/simplify';
 import { withoutKey } from '../shared/transport/redaction';
-import { checkedOption } from '../shared/validation';
+import { checkedOption, placeOf } from '../shared/validation';
 import { latestRecord, pollNewRecords, type StatusFilter } from './helpers/newRecords';
 
 /** n8n's name for a trigger's event parameter; `statuses` stays for saved workflows. */
@@ -86,28 +86,27 @@ export class BotDojoTrigger implements INodeType {
 	async poll(this: IPollFunctions) {
 		// What leaves the node (records, errors) is where a quoted API key is redacted.
 		try {
-			const items = await newItems(this);
-			return items.length === 0 ? null : [withoutKey(this, items)];
+			const place = placeOf(this, 0);
+			const flowId = requireLocatorId(place, FLOW_ID, this.getNodeParameter('flowId', ''));
+			const statuses = checkedOption(
+				place,
+				TRIGGER_ON,
+				this.getNodeParameter(TRIGGER_ON.name, 'both'),
+			) as StatusFilter;
+
+			// The records that start the workflow now.
+			const records =
+				this.getMode() === 'manual'
+					? await latestRecord(this, flowId, statuses)
+					: await pollNewRecords(this, flowId, statuses);
+			if (records.length === 0) return null;
+			const simplify = this.getNodeParameter('simplify', false) === true;
+			const items = records.map((record) => ({
+				json: simplify ? simplifyFlowRequest(record) : record,
+			}));
+			return [withoutKey(this, items)];
 		} catch (error) {
 			throw withoutKey(this, error);
 		}
 	}
-}
-
-/** The records that start the workflow now, as items. */
-async function newItems(ctx: IPollFunctions) {
-	const place = { node: ctx.getNode(), itemIndex: 0 };
-	const flowId = requireLocatorId(place, FLOW_ID, ctx.getNodeParameter('flowId', ''));
-	const statuses = checkedOption(
-		place,
-		TRIGGER_ON,
-		ctx.getNodeParameter(TRIGGER_ON.name, 'both'),
-	) as StatusFilter;
-
-	const records =
-		ctx.getMode() === 'manual'
-			? await latestRecord(ctx, flowId, statuses)
-			: await pollNewRecords(ctx, flowId, statuses);
-	const simplify = ctx.getNodeParameter('simplify', false) === true;
-	return records.map((record) => ({ json: simplify ? simplifyFlowRequest(record) : record }));
 }

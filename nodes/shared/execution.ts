@@ -41,6 +41,9 @@ export interface Operation<Prepared = unknown> {
 	execute(this: IExecuteFunctions, prepared: Prepared, itemIndex: number): Promise<OperationOutput>;
 }
 
+/** An operation, with the type of what its prepare returns (and its execute takes) inferred. */
+export const defineOperation = <Prepared>(operation: Operation<Prepared>) => operation;
+
 /** The node's Operation list, built from its operations' own entries. */
 export function operationList(
 	operations: readonly Operation[],

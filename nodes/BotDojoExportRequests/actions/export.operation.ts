@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import { readDateParameter } from '../../shared/params/dates';
 import { readFlowId } from '../../shared/params/idLocator';
 import {
@@ -8,7 +8,7 @@ import {
 	simplifyProperties,
 	SIMPLIFY_REQUESTS_DESCRIPTION,
 } from '../../shared/params/simplify';
-import { exportPages, type ExportQuery } from '../../shared/transport/api';
+import { exportPages } from '../../shared/transport/api';
 import {
 	invalidInput,
 	outputFileProperty,
@@ -17,7 +17,7 @@ import {
 	readWholeNumber,
 	requireOption,
 } from '../../shared/validation';
-import { exportToFile, FILE_TYPES, type FileFormat, type FileSettings } from './exportFile';
+import { exportToFile, FILE_TYPES, type FileFormat } from './exportFile';
 
 const FILE_MODES = ['csvFile', 'jsonLinesFile'];
 
@@ -164,14 +164,7 @@ const properties: INodeProperties[] = [
 /** A cursor is opaque base64 (the spec); BotDojo's are short. A longer text is not one. */
 const MAX_CURSOR_CHARS = 4096;
 
-interface Prepared {
-	query: ExportQuery;
-	includeCursor: boolean;
-	simplify: boolean;
-	file?: FileSettings;
-}
-
-export const operation: Operation<Prepared> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Export',
 		value: 'export',
@@ -230,7 +223,6 @@ export const operation: Operation<Prepared> = {
 		}
 		const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 		const format = requireOption(this, OUTPUT, itemIndex) as FileFormat | 'items';
-		const fileName = String(this.getNodeParameter('fileName', itemIndex, '')).trim();
 		return {
 			query: {
 				flowId,
@@ -248,7 +240,9 @@ export const operation: Operation<Prepared> = {
 					? undefined
 					: {
 							format,
-							fileName: fileName || `flow-requests-${flowId}.${FILE_TYPES[format].extension}`,
+							fileName:
+								String(this.getNodeParameter('fileName', itemIndex, '')).trim() ||
+								`flow-requests-${flowId}.${FILE_TYPES[format].extension}`,
 							binaryProperty: readOutputFileField(this, OUTPUT_FILE, itemIndex),
 							excelBom: options.excelBom === true,
 							simplify,
@@ -275,4 +269,4 @@ export const operation: Operation<Prepared> = {
 		}
 		return output;
 	},
-};
+});

@@ -112,16 +112,15 @@ export async function exportToFile(
 			yield Buffer.from(withoutKey(ctx, text));
 		}
 	}
-	const body = fileChunks();
 	// n8n stores the body only when every chunk came: a failed page (or a file beyond n8n's
 	// per-file cap) rejects here and nothing is stored, so no item with a half file goes on.
-	const binary = await storeFile(ctx, body, {
+	const binary = await storeFile(ctx, fileChunks(), {
 		fileName: settings.fileName,
 		mimeType: FILE_TYPES[settings.format].mimeType,
 		itemIndex,
 		wayAround:
 			'Export less per file: a smaller date range (From Date / To Date) or a Limit, continuing from the cursor in Start Cursor; or choose Output: Items with Include Cursor.',
 	});
-	const json: IDataObject = { ...summary, fileName: binary.fileName ?? settings.fileName };
+	const json = { ...summary, fileName: binary.fileName ?? settings.fileName };
 	return new OutputItems([{ json, binary: { [settings.binaryProperty]: binary } }]);
 }

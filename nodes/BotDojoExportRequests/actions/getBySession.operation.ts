@@ -1,6 +1,6 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import { readFlowId } from '../../shared/params/idLocator';
 import {
 	simplifyFlowRequest,
@@ -59,22 +59,7 @@ function messageOf(record: FlowRequestRecord, field: 'userMessage' | 'aiMessage'
 	};
 }
 
-function conversationOf(records: IDataObject[]) {
-	return records.flatMap((record) =>
-		[messageOf(record, 'userMessage', 'user'), messageOf(record, 'aiMessage', 'assistant')].filter(
-			(message) => message !== undefined,
-		),
-	);
-}
-
-interface Prepared {
-	flowId: string;
-	sessionId: string;
-	asOneConversation: boolean;
-	simplify: boolean;
-}
-
-export const operation: Operation<Prepared> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Get Many by Session',
 		value: 'getBySession',
@@ -97,7 +82,15 @@ export const operation: Operation<Prepared> = {
 	},
 	async execute({ flowId, sessionId, asOneConversation, simplify }, itemIndex) {
 		const records = await loadRequestsBySession(this, flowId, sessionId, itemIndex);
-		if (asOneConversation) return { flowId, sessionId, messages: conversationOf(records) };
+		if (asOneConversation) {
+			const messages = records.flatMap((record) =>
+				[
+					messageOf(record, 'userMessage', 'user'),
+					messageOf(record, 'aiMessage', 'assistant'),
+				].filter((message) => message !== undefined),
+			);
+			return { flowId, sessionId, messages };
+		}
 		return simplify ? records.map(simplifyFlowRequest) : records;
 	},
-};
+});

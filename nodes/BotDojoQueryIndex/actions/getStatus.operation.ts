@@ -1,8 +1,8 @@
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import { getIndexStatus } from '../../shared/transport/api';
 import { INDEX_ID, readLocatorId } from '../../shared/params/idLocator';
 
-export const operation: Operation<string> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',
@@ -16,4 +16,4 @@ export const operation: Operation<string> = {
 	async execute(indexId, itemIndex) {
 		return await getIndexStatus(this, indexId, itemIndex);
 	},
-};
+});

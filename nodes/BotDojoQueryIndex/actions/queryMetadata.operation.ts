@@ -1,14 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import { queryIndexMetadata } from '../../shared/transport/api';
 import { parseJsonObject, placeOf } from '../../shared/validation';
 import { INDEX_ID, readLocatorId } from '../../shared/params/idLocator';
-
-interface Prepared {
-	indexId: string;
-	query: IDataObject;
-}
 
 const QUERY: INodeProperties = {
 	displayName: 'Query',
@@ -20,7 +15,7 @@ const QUERY: INodeProperties = {
 		'A JSON object that the metadata of each chunk must match. Each key is a metadata field; its value is the value to match, or a condition such as {"$in": [...]}, {"$gte": 2}.',
 };
 
-export const operation: Operation<Prepared> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Get Many by Metadata',
 		value: 'queryMetadata',
@@ -41,4 +36,4 @@ export const operation: Operation<Prepared> = {
 	async execute({ indexId, query }, itemIndex) {
 		return await queryIndexMetadata(this, indexId, query, itemIndex);
 	},
-};
+});

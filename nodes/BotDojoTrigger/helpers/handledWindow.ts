@@ -26,7 +26,7 @@ import type { FlowRequestRecord } from '../../shared/transport/api';
 const WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Most ids remembered; a busier flow gets a shorter window instead of more memory. */
-export const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED = 10_000;
 
 /** Most places of MAX_REMEMBERED that requests dated in the future may hold. */
 export const MAX_FUTURE = 1_000;
@@ -43,11 +43,15 @@ function isAfter(ms: number, key: string, toMs: number, toKey: string) {
 	return ms > toMs || (ms === toMs && key > toKey);
 }
 
+/** A date text's milliseconds since the epoch; NaN when it is none. */
+export function dateMs(value: unknown) {
+	return typeof value === 'string' ? Date.parse(value) : NaN;
+}
+
 /** When a request ended: `endTime`, else `created` (neither moves later), else `modified`. */
 export function endedAtMs(record: FlowRequestRecord) {
 	for (const field of ['endTime', 'created', 'modified'] as const) {
-		const value = record[field];
-		const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+		const ms = dateMs(record[field]);
 		if (!Number.isNaN(ms)) return ms;
 	}
 	return undefined;

@@ -16,6 +16,7 @@ import { toUtcIso } from '../../shared/params/dates';
 import { exportPages } from '../../shared/transport/api';
 import { withoutKey } from '../../shared/transport/redaction';
 import {
+	dateMs,
 	HandledWindow,
 	endedAtMs,
 	MAX_FUTURE,
@@ -50,12 +51,6 @@ interface PollState extends IDataObject {
  */
 const MAX_POLL_MS = 30_000;
 
-/** The time a poll may read for: half n8n's budget, at most MAX_POLL_MS. */
-function pollBudgetMs(ctx: IPollFunctions) {
-	// n8n without its durable scheduler has no getPollBudgetMs.
-	return Math.min((ctx.getPollBudgetMs?.() ?? Infinity) / 2, MAX_POLL_MS);
-}
-
 /**
  * The triggers (workflow id and node) whose poll runs in this process. Without its durable
  * scheduler n8n starts a poll on every tick, even while the previous one still reads; both would
@@ -65,8 +60,8 @@ function pollBudgetMs(ctx: IPollFunctions) {
  */
 const pollsRunning = new Set<string>();
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /**
  * How far BotDojo's clock may run ahead of n8n's. A request dated later than now + this is
@@ -116,8 +111,7 @@ async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: Sta
 	const state = ctx.getWorkflowStaticData('node') as PollState;
 	const nowMs = Date.now();
 	const latestMarkMs = nowMs + MAX_CLOCK_SKEW_MS;
-	const markMs =
-		typeof state.highWaterMark === 'string' ? Date.parse(state.highWaterMark) : Number.NaN;
+	const markMs = dateMs(state.highWaterMark);
 	if (state.flowId !== flowId || Number.isNaN(markMs)) {
 		const now = toUtcIso(nowMs);
 		Object.assign(state, { flowId, highWaterMark: now, windowStart: now, handled: {} });
@@ -146,7 +140,9 @@ async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: Sta
 	const fromDate = resume?.fromDate ?? toUtcIso(newMarkMs - LOOK_BACK_MS);
 	// A large backlog, or a slow BotDojo, is read over several polls: at the budget's end the
 	// request or wait under way is ended, and the next poll goes on after the last page read.
-	const budgetMs = pollBudgetMs(ctx);
+	// Half n8n's budget, at most MAX_POLL_MS; n8n without its durable scheduler has no
+	// getPollBudgetMs.
+	const budgetMs = Math.min((ctx.getPollBudgetMs?.() ?? Infinity) / 2, MAX_POLL_MS);
 	const budget = AbortSignal.timeout(budgetMs);
 	let cursor = resume?.cursor;
 	let pagesRead = 0;
@@ -182,9 +178,18 @@ async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: Sta
 			if (page.hasMore && budget.aborted) break;
 		}
 	} catch (error) {
-		// The budget's end after a page: the poll emits what it read and goes on next time.
+		// The budget's end after a page: the poll emits what it read and goes on next time. Before
+		// BotDojo answered the first page, the poll fails.
 		const cut = budget.aborted;
-		if (!cut || pagesRead === 0) throw cut ? exportTooSlow(ctx, flowId, budgetMs) : error;
+		if (!cut || pagesRead === 0) {
+			throw cut
+				? new NodeApiError(ctx.getNode(), {} as JsonObject, {
+						message: `BotDojo's export of flow "${flowId}" did not answer within the poll's ${Math.round(budgetMs / 1000)} s`,
+						description:
+							'The poll was ended so that it never overlaps the next one. Nothing was lost: the next poll asks again from the same point. If this repeats, BotDojo is slow or unreachable; check its status.',
+					})
+				: error;
+		}
 	}
 	if (budget.aborted && cursor && cursor.length <= MAX_SAVED_CURSOR) {
 		state.resume = { fromDate, cursor };
@@ -213,19 +218,9 @@ async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: Sta
 	return fresh;
 }
 
-/** The error of a poll whose budget ended before BotDojo answered its first export page. */
-function exportTooSlow(ctx: IPollFunctions, flowId: string, budgetMs: number) {
-	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
-		message: `BotDojo's export of flow "${flowId}" did not answer within the poll's ${Math.round(budgetMs / 1000)} s`,
-		description:
-			'The poll was ended so that it never overlaps the next one. Nothing was lost: the next poll asks again from the same point. If this repeats, BotDojo is slow or unreachable; check its status.',
-	});
-}
-
 /** The handled window; a state saved by version 1.0 had handled everything up to its mark. */
 function readWindow(state: PollState, markMs: number) {
-	const startMs =
-		typeof state.windowStart === 'string' ? Date.parse(state.windowStart) : Number.NaN;
+	const startMs = dateMs(state.windowStart);
 	if (Number.isNaN(startMs)) {
 		const window = new HandledWindow(markMs);
 		for (const id of state.idsAtHighWaterMark ?? []) window.handled(recordKey({ id }), markMs);

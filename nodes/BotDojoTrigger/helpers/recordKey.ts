@@ -74,7 +74,8 @@ function hashJson(hash: Hash, value: unknown) {
 export function recordKey(record: IDataObject) {
 	const id = record.id;
 	const hash = createHash('sha256');
-	if (id === undefined || id === null || id === '') {
+	// No id: missing, null or "".
+	if ((id ?? '') === '') {
 		hashJson(
 			hash,
 			STABLE_FIELDS.map((field) => record[field] ?? null),
@@ -90,7 +91,7 @@ export function recordKey(record: IDataObject) {
 /** An id as a log line may show it: at most 80 characters. */
 export function idForLog(record: IDataObject) {
 	const id = record.id;
-	if (id === undefined || id === null || id === '') return `without an id (${recordKey(record)})`;
+	if ((id ?? '') === '') return `without an id (${recordKey(record)})`;
 	const text = JSON.stringify(id);
 	return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }

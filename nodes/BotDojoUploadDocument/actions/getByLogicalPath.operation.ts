@@ -1,8 +1,8 @@
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import { loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { logicalPathProperty, readLookupPath } from './logicalPath';
 
-export const operation: Operation<string> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Get by Logical Path',
 		value: 'getByLogicalPath',
@@ -16,4 +16,4 @@ export const operation: Operation<string> = {
 	async execute(logicalPath, itemIndex) {
 		return await loadDocumentByLogicalPath(this, logicalPath, itemIndex);
 	},
-};
+});

@@ -1,13 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { storeFile } from '../../shared/binary/storeFile';
-import { OutputItems, type Operation } from '../../shared/execution';
-import { readDateValue } from '../../shared/params/dates';
+import { defineOperation, OutputItems } from '../../shared/execution';
+import { readDateValue, toUtcIso } from '../../shared/params/dates';
 import { getTemporarySignedUrl, loadDocumentByLogicalPath } from '../../shared/transport/api';
 import { downloadSignedUrl } from '../../shared/transport/download';
 import {
@@ -161,14 +156,6 @@ const properties: INodeProperties[] = [
 	OUTPUT_FILE,
 ];
 
-interface LinkRequest {
-	/** The document record given, or the logical path to look it up by. */
-	document: IDataObject | string;
-	expiresAt: number;
-	/** Output binary field, when the file is to be downloaded too. */
-	downloadInto?: string;
-}
-
 function readRecord(place: InputPlace, value: unknown) {
 	const valid =
 		'Pass the record returned by Upload or Get by Logical Path, e.g. {{ $json }}, or choose Document: By Logical Path.';
@@ -179,7 +166,7 @@ function readRecord(place: InputPlace, value: unknown) {
 	return record;
 }
 
-export const operation: Operation<LinkRequest> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Get Download Link',
 		value: 'getDownloadLink',
@@ -190,28 +177,32 @@ export const operation: Operation<LinkRequest> = {
 	description: properties,
 	prepare(itemIndex) {
 		const place = placeOf(this, itemIndex);
+		// The document record given, or the logical path to look it up by.
 		const document =
 			requireOption(this, DOCUMENT_SOURCE, itemIndex) === 'record'
 				? readRecord(place, this.getNodeParameter(DOCUMENT_RECORD.name, itemIndex, ''))
 				: readLookupPath(this, itemIndex);
 		const expiresAt = readExpiry(this, place, Date.now());
+		// Output binary field, when the file is to be downloaded too.
 		const downloadInto = this.getNodeParameter('downloadFile', itemIndex, false)
 			? readOutputFileField(this, OUTPUT_FILE, itemIndex)
 			: undefined;
 		return { document, expiresAt, downloadInto };
 	},
-	async execute(request, itemIndex) {
+	async execute({ document: recordOrPath, expiresAt, downloadInto }, itemIndex) {
 		const document =
-			typeof request.document === 'string'
-				? await loadDocumentByLogicalPath(this, request.document, itemIndex)
-				: request.document;
-		const expires = new Date(request.expiresAt).toISOString();
+			typeof recordOrPath === 'string'
+				? await loadDocumentByLogicalPath(this, recordOrPath, itemIndex)
+				: recordOrPath;
+		const expires = toUtcIso(expiresAt);
 		const url = await getTemporarySignedUrl(this, document, expires, itemIndex);
 		const item: INodeExecutionData = { json: { url, expires, document } };
-		if (request.downloadInto) {
+		if (downloadInto) {
 			// The record's size bounds the download (a hostile storage could send without end).
-			const { sizeBytes } = document;
-			const file = await downloadSignedUrl(this, url, request.expiresAt, { itemIndex, sizeBytes });
+			const file = await downloadSignedUrl(this, url, expiresAt, {
+				itemIndex,
+				sizeBytes: document.sizeBytes,
+			});
 			const { logicalPath } = document;
 			const fileName =
 				String(document.fileName ?? '') ||
@@ -226,8 +217,8 @@ export const operation: Operation<LinkRequest> = {
 				itemIndex,
 				wayAround: 'Turn off Download File and hand the link (url) to whoever needs the file.',
 			});
-			item.binary = { [request.downloadInto]: binary };
+			item.binary = { [downloadInto]: binary };
 		}
 		return new OutputItems([item]);
 	},
-};
+});

@@ -1,12 +1,11 @@
 import {
 	BINARY_ENCODING,
 	type IBinaryData,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import {
 	fieldsOrJsonProperties,
 	readFieldsOrJson,
@@ -79,13 +78,6 @@ const properties: INodeProperties[] = [
 	...fieldsOrJsonProperties(META),
 ];
 
-interface UploadRequest {
-	binary: IBinaryData;
-	fileName: string;
-	logicalPath: string;
-	meta?: IDataObject;
-}
-
 function readBinary(ctx: IExecuteFunctions, place: InputPlace) {
 	const property = requireTextParameter(
 		ctx,
@@ -132,7 +124,7 @@ async function binaryAsBlob(ctx: IExecuteFunctions, binary: IBinaryData) {
 	return new Blob([buffer as Uint8Array<ArrayBuffer>], { type });
 }
 
-export const operation: Operation<UploadRequest> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Upload',
 		value: 'upload',
@@ -165,4 +157,4 @@ export const operation: Operation<UploadRequest> = {
 		const file = await binaryAsBlob(this, binary);
 		return await uploadDocument(this, { file, fileName, logicalPath, meta }, itemIndex);
 	},
-};
+});

@@ -17,7 +17,7 @@ const VALID_DATES =
 /** The outcome of reading one date: milliseconds since the epoch, or why it is not a date. */
 type DateReading = { ms: number } | { problem: string };
 
-function readIsoString(text: string, timeZone: string): DateReading {
+function readIsoString(text: string, timeZone: string) {
 	const match = ISO_PATTERN.exec(text);
 	if (!match) return readOtherFormats(text, timeZone);
 	const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part = '0') => +part);
@@ -42,7 +42,7 @@ function readIsoString(text: string, timeZone: string): DateReading {
 }
 
 /** Other written forms luxon knows (ISO week and ordinal dates, SQL, RFC 2822, HTTP). */
-function readOtherFormats(text: string, timeZone: string): DateReading {
+function readOtherFormats(text: string, timeZone: string) {
 	for (const parse of [
 		DateTime.fromISO,
 		DateTime.fromSQL,
@@ -56,7 +56,7 @@ function readOtherFormats(text: string, timeZone: string): DateReading {
 }
 
 /** A luxon DateTime, a moment or a JS Date: each gives its milliseconds as its valueOf(). */
-function readDateObject(value: object): DateReading {
+function readDateObject(value: object) {
 	const candidate = value as {
 		isValid?: boolean | (() => boolean);
 		invalidReason?: string | null;

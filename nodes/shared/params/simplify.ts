@@ -39,12 +39,12 @@ export function simplifyProperties(description: string): INodeProperties[] {
 export const SIMPLIFY_REQUESTS_DESCRIPTION =
 	'Whether to return one row per request with flowRequestId, flowId, flowSessionId, status, userMessage, answer, errorMessage, startTime, endTime, durationMs, modified and version instead of the whole record (about 25 fields)';
 
-function text(value: unknown): string | null {
+function text(value: unknown) {
 	return typeof value === 'string' ? value : null;
 }
 
 /** The answer as BotDojo's own clients read it: response.text_output, then aiMessage.content. */
-export function answerOfRecord(record: IDataObject): string | undefined {
+export function answerOfRecord(record: IDataObject) {
 	const response = record.response as IDataObject | undefined;
 	if (typeof response?.text_output === 'string' && response.text_output) {
 		return response.text_output;
@@ -74,7 +74,6 @@ export function errorMessageOfRecord(record: IDataObject) {
  * BotDojo left a field out), camelCase names, units in the name.
  */
 export function simplifyFlowRequest(record: IDataObject): IDataObject {
-	const duration = record.duration;
 	return {
 		flowRequestId: text(record.id),
 		flowId: text(record.flow_id),
@@ -86,7 +85,7 @@ export function simplifyFlowRequest(record: IDataObject): IDataObject {
 		errorMessage: errorMessageOfRecord(record) ?? null,
 		startTime: text(record.startTime),
 		endTime: text(record.endTime),
-		durationMs: typeof duration === 'number' ? duration : null,
+		durationMs: typeof record.duration === 'number' ? record.duration : null,
 		modified: text(record.modified),
 		version: text(record.version),
 	};
@@ -96,7 +95,7 @@ export const SIMPLIFY_SESSION_DESCRIPTION =
 	'Whether to return only flowSessionId (what Run Flow › Session › Continue takes), flowId and created instead of the whole session record';
 
 /** A flow session record (from Create Session) as the fields a workflow goes on with. */
-export function simplifySession(record: IDataObject): IDataObject {
+export function simplifySession(record: IDataObject) {
 	return {
 		flowSessionId: text(record.id),
 		flowId: text(record.flow_id),
