@@ -34,6 +34,7 @@
  */
 import { createHash } from 'crypto';
 import {
+	jsonParse,
 	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
@@ -101,13 +102,8 @@ function readSaved(staticData: IDataObject) {
 	}
 	for (const [name, value] of entriesOf(staticData.sessions)) {
 		const old = value as { id?: unknown; usedAt?: unknown } | null;
-		let conversation: unknown;
-		try {
-			conversation = JSON.parse(name);
-		} catch {
-			continue;
-		}
-		const [flowId, key] = Array.isArray(conversation) ? (conversation as unknown[]) : [];
+		const conversation = jsonParse<unknown>(name, { fallbackValue: [] });
+		const [flowId, key] = Array.isArray(conversation) ? conversation : [];
 		if (typeof flowId !== 'string' || typeof key !== 'string') continue;
 		add(flowId, keyDigest(key), Math.floor((Number(old?.usedAt) || 0) / DAY_MS), old?.id);
 	}
