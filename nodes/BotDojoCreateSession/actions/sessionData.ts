@@ -15,7 +15,6 @@ import {
 	jsonOrText,
 	requireOption,
 	requireText,
-	type InputPlace,
 	placeOf,
 } from '../../shared/validation';
 
@@ -124,7 +123,17 @@ export function readSessionData(ctx: IExecuteFunctions, itemIndex: number) {
 	if (mode === 'none') return undefined;
 	if (mode === 'json') {
 		const data = readFieldsOrJson(ctx, itemIndex, SESSION_DATA, mode) as IDataObject;
-		checkStores(place, data);
+		// Every store must be an object with a variables object.
+		for (const [name, store] of Object.entries(data)) {
+			if (!isJsonObject(store) || !isJsonObject(store.variables)) {
+				throw invalidInput(
+					place,
+					`Session Data (JSON) › "${name}"`,
+					'must be an object with a "variables" object',
+					JSON_SHAPE,
+				);
+			}
+		}
 		return data;
 	}
 	const stores = (ctx.getNodeParameter('stores.store', itemIndex, []) as StoreField[]) ?? [];
@@ -162,17 +171,4 @@ export function readSessionData(ctx: IExecuteFunctions, itemIndex: number) {
 		data[name] = { variables };
 	});
 	return stores.length ? data : undefined;
-}
-
-function checkStores(place: InputPlace, data: IDataObject) {
-	for (const [name, store] of Object.entries(data)) {
-		if (!isJsonObject(store) || !isJsonObject(store.variables)) {
-			throw invalidInput(
-				place,
-				`Session Data (JSON) › "${name}"`,
-				'must be an object with a "variables" object',
-				JSON_SHAPE,
-			);
-		}
-	}
 }

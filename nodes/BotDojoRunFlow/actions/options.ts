@@ -45,6 +45,21 @@ const EVENTS = [
 	return { value, name, description: `${what} (${tags})` };
 });
 
+/** A number option, named as its input errors name it. */
+const numberOption = (
+	name: keyof typeof OPTION_NAMES,
+	typeOptions: INodeProperties['typeOptions'],
+	value: number,
+	description: string,
+): INodeProperties => ({
+	displayName: OPTION_NAMES[name],
+	name,
+	type: 'number',
+	typeOptions,
+	default: value,
+	description,
+});
+
 /** Hidden when Run Flow is an AI Agent's tool: the agent, not the tool, writes the chat. */
 const NOT_FOR_TOOL = { hide: { '@tool': [true] } };
 
@@ -63,23 +78,19 @@ export const optionsProperty: INodeProperties = {
 	default: {},
 	// Alphabetical by display name, as n8n lists them in Add Option.
 	options: [
+		numberOption(
+			'maxAttempts',
+			{ minValue: 1, maxValue: 10 },
+			4,
+			'Attempts in all when BotDojo answers 429 or 503 (busy: both mean the flow did not run). Other failures are never retried.',
+		),
 		{
-			displayName: OPTION_NAMES.maxAttempts,
-			name: 'maxAttempts',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 10 },
-			default: 4,
-			description:
-				'Attempts in all when BotDojo answers 429 or 503 (busy: both mean the flow did not run). Other failures are never retried.',
-		},
-		{
-			displayName: OPTION_NAMES.concurrency,
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 50 },
-			default: 1,
-			description:
+			...numberOption(
+				'concurrency',
+				{ minValue: 1, maxValue: 50 },
+				1,
 				'How many items run at once. The output keeps the order of the input either way.',
+			),
 			// An agent calls a tool with one item at a time.
 			displayOptions: NOT_FOR_TOOL,
 		},
@@ -153,15 +164,12 @@ export const optionsProperty: INodeProperties = {
 			description:
 				'Whether to pass each token on as it arrives when the workflow streams its response (Chat Trigger or Webhook with streaming). The aggregated item is output either way.',
 		},
-		{
-			displayName: OPTION_NAMES.idleTimeout,
-			name: 'idleTimeout',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 60,
-			description:
-				'Longest pause in a stream before the run is given up (0: no limit). The flow may still finish in BotDojo.',
-		},
+		numberOption(
+			'idleTimeout',
+			{ minValue: 0 },
+			60,
+			'Longest pause in a stream before the run is given up (0: no limit). The flow may still finish in BotDojo.',
+		),
 		{
 			displayName: 'Include Events',
 			name: 'includeEvents',
@@ -184,15 +192,12 @@ export const optionsProperty: INodeProperties = {
 			description:
 				'Whether the answer keeps canvas markup (&lt;|dojo-canvas|&gt;…&lt;|dojo-canvas|&gt;, or a {"canvasData": …} object) in its text and live tokens. Off: the markup is taken out, and the canvases are output as canvases.',
 		},
-		{
-			displayName: OPTION_NAMES.maxLineMiB,
-			name: 'maxLineMiB',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 1024 },
-			default: 16,
-			description:
-				'Largest single event (one line of the stream) accepted; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice; an answer sent whole may be three times this size.',
-		},
+		numberOption(
+			'maxLineMiB',
+			{ minValue: 1, maxValue: 1024 },
+			16,
+			'Largest single event (one line of the stream) accepted; a larger one is refused rather than held in memory. The final result may be larger by twice the answer, which it carries twice; an answer sent whole may be three times this size.',
+		),
 		{
 			displayName: OPTION_NAMES.messageProperty,
 			name: 'messageProperty',
@@ -268,15 +273,12 @@ export const optionsProperty: INodeProperties = {
 				},
 			],
 		},
-		{
-			displayName: OPTION_NAMES.maxRetryWait,
-			name: 'maxRetryWait',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 60,
-			description:
-				'Longest time, in all, that the retries after a 429 or 503 may wait, Retry-After included',
-		},
+		numberOption(
+			'maxRetryWait',
+			{ minValue: 0 },
+			60,
+			'Longest time, in all, that the retries after a 429 or 503 may wait, Retry-After included',
+		),
 		{
 			displayName: 'Streaming',
 			name: 'streaming',
@@ -286,15 +288,12 @@ export const optionsProperty: INodeProperties = {
 			description:
 				'Whether to read the run as a stream of events (tokens, tool calls, steps) rather than wait for the whole result',
 		},
-		{
-			displayName: OPTION_NAMES.timeout,
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 300,
-			description:
-				'Longest time for the whole run (0: no limit). When it passes, the flow may still finish in BotDojo.',
-		},
+		numberOption(
+			'timeout',
+			{ minValue: 0 },
+			300,
+			'Longest time for the whole run (0: no limit). When it passes, the flow may still finish in BotDojo.',
+		),
 		{
 			displayName: 'Version',
 			name: 'version',

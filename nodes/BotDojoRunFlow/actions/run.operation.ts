@@ -363,13 +363,12 @@ export const operation: Operation<PreparedRun> = {
 	},
 
 	async execute(run, itemIndex) {
-		const runIn: RunIn = async (sessionId) =>
-			await runFlowOnce(this, { ...run, itemIndex, sessionId });
+		const runIn: RunIn = (sessionId) => runFlowOnce(this, { ...run, itemIndex, sessionId });
 		const { session, flowId } = run;
 		// A flow that reported an error fails the item only after its session was kept.
 		const outcome =
 			session.mode === 'remember'
-				? await runRemembered(this, itemIndex, { flowId, key: session.key }, runIn)
+				? await runRemembered(this, itemIndex, flowId, session.key, runIn)
 				: session.mode === 'memory'
 					? await runWithMemory(this, itemIndex, flowId, runIn)
 					: await runIn(session.mode === 'continue' ? session.id : undefined);

@@ -205,14 +205,12 @@ export class RunCollector {
 	) {}
 
 	/**
-	 * One streamed value; returns true when it is the final result (an object without a tag). A
-	 * line that is not an object ends the reading too: the caller refuses it as a wrong shape.
+	 * One streamed event. The transport passes only events (objects with a `tag`); the final
+	 * result and a line of the wrong shape never come here, so the answer is always false.
 	 */
-	add(value: unknown): boolean {
-		const event = value as { tag?: unknown; data?: unknown } | null;
-		if (event === null || typeof event !== 'object' || Array.isArray(event)) return true;
-		if (event.tag === undefined) return true;
-		if (this.keep.events) this.events.push(event as IDataObject);
+	add(value: unknown) {
+		const event = value as IDataObject;
+		if (this.keep.events) this.events.push(event);
 		const data = asObject(event.data);
 		switch (event.tag) {
 			case 'onNewToken':

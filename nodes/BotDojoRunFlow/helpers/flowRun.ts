@@ -29,7 +29,7 @@ export interface RunOutcome {
 /** A run of the item's flow in the session given (none: a new one). */
 export type RunIn = (sessionId: string | undefined) => Promise<RunOutcome>;
 
-export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise<RunOutcome> {
+export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun) {
 	const { options, itemIndex } = run;
 	// Live forwarding only where the workflow streams its response.
 	const forwarder =
@@ -44,7 +44,7 @@ export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise
 		{ logs: options.includeLogs, events: options.includeEvents, steps: !options.simplify },
 		forwarder ? forward : undefined,
 	);
-	const answer = await runFlow(ctx, {
+	const { record, streamed, failure } = await runFlow(ctx, {
 		// The run and its limits (streaming, timeouts, line size, retry) under the transport's names.
 		...run,
 		...options,
@@ -61,7 +61,6 @@ export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise
 			broke: (message) => (ctx.continueOnFail() ? forwarder?.error(message) : undefined),
 		},
 	}).catch((error: unknown) => Promise.reject(asNodeError(ctx, error, itemIndex)));
-	const { record, streamed } = answer;
 	if (streamed) {
 		const rest = live?.end();
 		if (rest) forwarder?.token(rest);
@@ -73,6 +72,6 @@ export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun): Promise
 	return {
 		json: outputJson(record, options, answered, events),
 		sessionId: typeof session === 'string' ? session : undefined,
-		failure: answer.failure,
+		failure,
 	};
 }

@@ -90,10 +90,8 @@ export async function runWithMemory(
 	const signed = await keySigner(ctx);
 	const sign = ({ generation, id }: Marker) =>
 		signed(['botdojo-chat-marker', history.sessionId, flowId, generation, id]);
-	const write = async (marker: Marker) =>
-		await history.addAIMessage(
-			`[BotDojo session ${marker.generation}] ${marker.id} sig:${sign(marker)}`,
-		);
+	const write = (marker: Marker) =>
+		history.addAIMessage(`[BotDojo session ${marker.generation}] ${marker.id} sig:${sign(marker)}`);
 	/** The first marker of the newest generation (the same for every reader of the list) that
 	 *  this node signed, in an AI message. */
 	const current = async () => {
@@ -112,7 +110,7 @@ export async function runWithMemory(
 	};
 	/** Creates a session and appends its marker of the generation, then returns the marker every
 	 *  racer uses (maybe another's); undefined when the key may not create sessions (a flow key). */
-	const start = async (generation: number): Promise<Marker | undefined> => {
+	const start = async (generation: number) => {
 		let id: unknown;
 		try {
 			id = (await createSession(ctx, flowId, {}, itemIndex)).id;

@@ -242,8 +242,7 @@ export const EVALUATION_NODE_TYPE = 'n8n-nodes-base.evaluation';
  * same workflow). Both methods are feature-detected: an n8n without getChildNodes keeps the list.
  */
 export function evaluationReadsSteps(ctx: IExecuteFunctions) {
-	if (typeof ctx.getMode === 'function' && ctx.getMode() === 'evaluation') return true;
-	if (typeof ctx.getChildNodes !== 'function') return true;
+	if (ctx.getMode?.() === 'evaluation' || !ctx.getChildNodes) return true;
 	return ctx
 		.getChildNodes(ctx.getNode().name)
 		.some((node) => node.type === EVALUATION_NODE_TYPE && !node.disabled);

@@ -34,6 +34,7 @@
  */
 import { createHash } from 'crypto';
 import {
+	jsonParse,
 	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
@@ -46,13 +47,7 @@ import type { RunIn, RunOutcome } from './flowRun';
 /** How this run's session came about; shown in the output as `session`. */
 type SessionUse = 'new' | 'continued' | 'replaced';
 
-/** One conversation of one flow. */
-interface Conversation {
-	flowId: string;
-	key: string;
-}
-
-/** A conversation as this process names it. */
+/** One conversation of one flow, as this process names it. */
 interface Named {
 	flowId: string;
 	/** What is saved instead of the key (see keyDigest). */
@@ -107,13 +102,8 @@ function readSaved(staticData: IDataObject) {
 	}
 	for (const [name, value] of entriesOf(staticData.sessions)) {
 		const old = value as { id?: unknown; usedAt?: unknown } | null;
-		let conversation: unknown;
-		try {
-			conversation = JSON.parse(name);
-		} catch {
-			continue;
-		}
-		const [flowId, key] = Array.isArray(conversation) ? (conversation as unknown[]) : [];
+		const conversation = jsonParse<unknown>(name, { fallbackValue: [] });
+		const [flowId, key] = Array.isArray(conversation) ? conversation : [];
 		if (typeof flowId !== 'string' || typeof key !== 'string') continue;
 		add(flowId, keyDigest(key), Math.floor((Number(old?.usedAt) || 0) / DAY_MS), old?.id);
 	}
@@ -170,12 +160,7 @@ class SessionStore {
 	 * every earlier run of it in this process has ended, and remembers the session it used
 	 * (writing into `staticData` only when the saved form changes).
 	 */
-	async withSession(
-		{ flowId, key }: Conversation,
-		staticData: IDataObject,
-		run: RunIn,
-	): Promise<RunOutcome> {
-		const named = { flowId, digest: keyDigest(key) };
+	async withSession(named: Named, staticData: IDataObject, run: RunIn) {
 		const name = nameOf(named);
 		const once = async () => {
 			const outcome = await run(this.sessions.get(name)?.id);
@@ -191,9 +176,9 @@ class SessionStore {
 		}
 	}
 
-	forget({ flowId, key }: Conversation, staticData: IDataObject) {
-		if (!this.sessions.delete(nameOf({ flowId, digest: keyDigest(key) }))) return;
-		this.changed(flowId, true);
+	forget(named: Named, staticData: IDataObject) {
+		if (!this.sessions.delete(nameOf(named))) return;
+		this.changed(named.flowId, true);
 		this.markChanged(staticData);
 	}
 
@@ -321,24 +306,28 @@ export async function runInSession(
 	return { ...outcome, json: { ...outcome.json, session: use } };
 }
 
-/** Runs `runIn` in the session remembered for `key` (or a new one). */
+/** Runs `runIn` in the session remembered for the flow's `key` (or a new one). */
 export async function runRemembered(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	entry: Conversation,
+	flowId: string,
+	key: string,
 	runIn: RunIn,
-): Promise<RunOutcome> {
+) {
+	const named = { flowId, digest: keyDigest(key) };
 	const storeName = JSON.stringify([ctx.getWorkflow().id ?? '', ctx.getNode().name]);
 	const store = stores.get(storeName) ?? new SessionStore();
 	stores.set(storeName, store);
 	const staticData = ctx.getWorkflowStaticData('node');
 	// A manual execution's static data may not be what n8n saved last.
 	store.attach(staticData, ctx.getMode() !== 'manual');
-	return await store.withSession(entry, staticData, async (id) => {
-		const use = id ? 'continued' : 'new';
-		return await runInSession(ctx, itemIndex, { id, use }, runIn, async () => {
-			store.forget(entry, staticData);
-			return undefined;
-		});
-	});
+	return await store.withSession(
+		named,
+		staticData,
+		async (id) =>
+			await runInSession(ctx, itemIndex, { id, use: id ? 'continued' : 'new' }, runIn, async () => {
+				store.forget(named, staticData);
+				return undefined;
+			}),
+	);
 }
