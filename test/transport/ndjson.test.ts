@@ -284,4 +284,43 @@ describe('readNdjsonStream', () => {
 		await expect(promise).rejects.toBe(failure);
 		expect(stopped).toEqual([failure]);
 	});
+
+	test('a last line without a newline that is not JSON is worded with the event count, and the source is stopped', async () => {
+		const stopped: Error[] = [];
+		const first = `${JSON.stringify(LINES[0])}\n`;
+		const error = await failure(
+			readNdjsonStream(source([Buffer.from(`${first}{"tag":#!`)]).iterable, {
+				onValue: isFinal,
+				stopSource: (reason) => stopped.push(reason),
+			}),
+		);
+		expect(error.kind).toBe('malformed');
+		expect(error.message).toMatch(
+			/^Line 2 of the stream is not valid JSON .*; 1 event had arrived$/,
+		);
+		expect(stopped).toEqual([error]);
+	});
+
+	test("the caller's own error on a last line without a newline is passed on as it is too", async () => {
+		const stopped: Error[] = [];
+		const failure = new Error('callback broke');
+		const promise = readNdjsonStream(source([Buffer.from('{"tag":"onLog"}')]).iterable, {
+			onValue: () => {
+				throw failure;
+			},
+			stopSource: (reason) => stopped.push(reason),
+		});
+		await expect(promise).rejects.toBe(failure);
+		expect(stopped).toEqual([failure]);
+	});
+
+	test("a whole stream past its bound is 'overlong', however short its lines", async () => {
+		const line = Buffer.from('{"tag":"onNewToken","data":{}}\n');
+		const chunks = Array.from({ length: 40 }, () => line);
+		const error = await failure(read(chunks, 'end', { maxLineChars: 64 }));
+		expect(error.kind).toBe('overlong');
+		expect(error.message).toMatch(
+			/^The stream is longer than 1024 characters in all.*; \d+ events had arrived$/,
+		);
+	});
 });

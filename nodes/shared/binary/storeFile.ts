@@ -92,9 +92,12 @@ export async function storeFile(
 	body: Buffer | AsyncIterable<Buffer>,
 	file: FileToStore,
 ) {
-	const stored = Buffer.isBuffer(body) ? body : (chunkStream(body) as unknown as FileBody);
 	try {
-		return await ctx.helpers.prepareBinaryData(stored, file.fileName, file.mimeType);
+		return await ctx.helpers.prepareBinaryData(
+			Buffer.isBuffer(body) ? body : (chunkStream(body) as unknown as FileBody),
+			file.fileName,
+			file.mimeType,
+		);
 	} catch (error) {
 		// n8n's refusal of a file beyond its database cap is reworded; any other error passed on.
 		const cap = error instanceof Error ? DATABASE_CAP.exec(error.message)?.[1] : undefined;

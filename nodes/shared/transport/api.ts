@@ -172,11 +172,13 @@ async function post<T>(
 	shape: AnswerShape,
 	kind?: RecordKind,
 ): Promise<T> {
-	const body = params instanceof FormData ? params : positionalBody(params);
-	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, {
-		subject,
-		itemIndex,
-	});
+	const { body: answer } = await sendWithRetries(
+		ctx,
+		'POST',
+		endpoint,
+		params instanceof FormData ? params : positionalBody(params),
+		{ subject, itemIndex },
+	);
 	const result = unwrapResults(answer);
 	if (shapeOf(result) !== shape)
 		throw wrongAnswerError(ctx, answer, endpoint, shape, result, itemIndex);
@@ -245,17 +247,23 @@ export async function exportRequestsPage(
 	itemIndex = 0,
 ) {
 	const endpoint = ['flow_requests', 'export'];
-	const body = positionalBody([flowId, afterCursor, limit, fromDate, toDate]);
-	const { body: answer } = await sendWithRetries(ctx, 'POST', endpoint, body, {
-		subject: { flowId },
-		itemIndex,
-		abortSignal: signal,
-	});
+	const { body: answer } = await sendWithRetries(
+		ctx,
+		'POST',
+		endpoint,
+		positionalBody([flowId, afterCursor, limit, fromDate, toDate]),
+		{ subject: { flowId }, itemIndex, abortSignal: signal },
+	);
 	const page = (shapeOf(answer) === 'an object' ? answer : { results: answer }) as IDataObject;
-	if (!Array.isArray(page.results)) {
-		const expected = 'a list of records in "results"';
-		throw wrongAnswerError(ctx, answer, endpoint, expected, page.results, itemIndex);
-	}
+	if (!Array.isArray(page.results))
+		throw wrongAnswerError(
+			ctx,
+			answer,
+			endpoint,
+			'a list of records in "results"',
+			page.results,
+			itemIndex,
+		);
 	checkRecords(ctx, answer, page.results, 'flowRequest', endpoint, itemIndex);
 	const { nextCursor: cursor, hasMore } = page;
 	return {
@@ -293,11 +301,15 @@ export async function* exportPages(ctx: BotDojoContext, query: ExportQuery, item
 		remaining -= records.length;
 		const goesOn = hasMore && remaining > 0;
 		const stall = pageStall(results, { goesOn, nextCursor, cursorsSent, lastPlace, query });
-		if (stall) {
-			const message = `BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stall}`;
-			const description = `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`;
-			throw nodeError(ctx, message, { itemIndex, description });
-		}
+		if (stall)
+			throw nodeError(
+				ctx,
+				`BotDojo's export of flow "${flowId}" stopped making progress on page ${page}: ${stall}`,
+				{
+					itemIndex,
+					description: `The export was stopped so that it cannot loop forever or return records twice. BotDojo's paging went wrong, not the node's settings; try again later.${query.resumeHint ? ` ${query.resumeHint}` : ''}`,
+				},
+			);
 		lastPlace = exportPlace(results[results.length - 1]) ?? lastPlace;
 		yield {
 			records,

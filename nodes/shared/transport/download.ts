@@ -9,14 +9,7 @@ import { REMOTE_HTTP } from '../../../credentials/BotDojoApi.credentials';
 import { errorText, isCancel, nodeError, ReadFailure, saidByService } from './errors';
 import { readCredentialOfRun } from './project';
 import type { FullResponse } from './project';
-import {
-	beginWithin,
-	DEFAULT_RETRY,
-	headerOf,
-	readAnswer,
-	readWithin,
-	retryWhileRateLimited,
-} from './request';
+import { beginWithin, headerOf, readWithin, retryWhileRateLimited } from './request';
 
 const CANCELED = 'The download was canceled';
 
@@ -59,8 +52,11 @@ export async function downloadSignedUrl(
 		if (link && !problem) return { link, address };
 		const shown = link ? linkWithoutSignature(link) : `"${text.slice(0, 200)}"`;
 		const description = `BotDojo's signed links are https addresses of its file storage. This one was refused so that it cannot read an address inside your network or a file of this machine; nothing was downloaded${from ? ` from ${linkWithoutSignature(from)}` : ''}. If the Base URL of the BotDojo API credential is right, report the link to BotDojo.`;
-		const message = `The download link ${from ? 'redirected to ' : ''}${shown} was not fetched: ${problem}`;
-		throw nodeError(ctx, message, { itemIndex, description });
+		throw nodeError(
+			ctx,
+			`The download link ${from ? 'redirected to ' : ''}${shown} was not fetched: ${problem}`,
+			{ itemIndex, description },
+		);
 	};
 	let { link, address } = await checked(url);
 	const shownLink = linkWithoutSignature(link);
@@ -80,7 +76,6 @@ export async function downloadSignedUrl(
 						})) as FullResponse,
 					abortSignal,
 				),
-			retry: DEFAULT_RETRY,
 			abortSignal,
 			networkError: (error) => {
 				const code = (error as { code?: string })?.code ?? '';
@@ -90,29 +85,31 @@ export async function downloadSignedUrl(
 				else if (error instanceof ReadFailure) message = raw;
 				return fail({ message: raw, code }, message, `${raw}.`);
 			},
-			refusal: async ({ statusCode, body }) => {
-				const read = await readAnswer(body, { error: true, signal: abortSignal });
-				const said = saidByService(read, apiKey);
+			refusal: ({ statusCode, body }) => {
+				const said = saidByService(body, apiKey);
 				const [message, advice] = refusalWords(statusCode, said, expiresAt);
-				const description = `${said ? `The storage said: "${said}". ` : ''}${advice} Link: ${shownLink}.`;
-				return fail({ statusCode, body: read }, message, description.trim()); // redacted by fail()
+				// The body quoted is redacted by fail(), where the error leaves the node.
+				return fail(
+					{ statusCode, body },
+					message,
+					`${said ? `The storage said: "${said}". ` : ''}${advice} Link: ${shownLink}.`.trim(),
+				);
 			},
 		});
-		if (response.statusCode < 300) {
-			const contentType = headerOf(response.headers, 'content-type');
-			const body = boundedFile(response.body as AsyncIterable<Buffer>, sizeBytes, abortSignal);
-			return { data: body, contentType };
-		}
+		if (response.statusCode < 300)
+			return {
+				data: boundedFile(response.body as AsyncIterable<Buffer>, sizeBytes, abortSignal),
+				contentType: headerOf(response.headers, 'content-type'),
+			};
 		// A redirect's own body is not wanted: hang up rather than read it.
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
 		const location = headerOf(response.headers, 'location');
 		if (!location || redirects >= MAX_REDIRECTS) {
 			const { statusCode } = response;
 			const why = location ? `more than ${MAX_REDIRECTS} times` : 'without saying where to';
-			const message = `The download link redirected ${why} (${statusCode})`;
 			throw fail(
 				{ statusCode },
-				message,
+				`The download link redirected ${why} (${statusCode})`,
 				`Nothing was downloaded. Get a new link. Link: ${shownLink}.`,
 			);
 		}

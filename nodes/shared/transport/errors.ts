@@ -88,12 +88,15 @@ export function wrongAnswerError(
 		text = `(${shapeOf(answer)} nested too deeply to show)`;
 	}
 	const sample = quoteAnswer(text, knownApiKey(ctx), 200);
-	const message = `BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`;
-	return nodeError(ctx, message, {
-		description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
-		itemIndex,
-		cause: { answer: sample },
-	});
+	return nodeError(
+		ctx,
+		`BotDojo's answer to ${endpoint.join('/')} is not what that endpoint returns: expected ${expected}, got ${shapeOf(found)}`,
+		{
+			description: `The answer began: ${sample}. Check that the Base URL in the BotDojo API credential points at the BotDojo API (ending in /api/v1).`,
+			itemIndex,
+			cause: { answer: sample },
+		},
+	);
 }
 
 const MESSAGE_KEYS = ['error', 'message', 'detail', 'error_description'];
@@ -296,10 +299,10 @@ export function transportError(
 	}
 	// Messages name no system code: n8n would replace such a message with its own.
 	const advice = settings.repeatable === false ? ` ${retryAdvice(safeToRetry)}` : '';
-	return new NodeApiError(ctx.getNode(), { message: raw, systemCode: code } as JsonObject, {
-		message,
+	return nodeError(ctx, message, {
 		description: `${bound?.kind === 'oversize' ? TOO_LARGE_ADVICE : `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}.`}${advice}`,
 		itemIndex: settings.itemIndex,
+		cause: { message: raw, systemCode: code },
 	});
 }
 
@@ -337,10 +340,10 @@ export function runFailure(ctx: BotDojoContext, failure: ReadFailure, run: RunPl
 		dropped: 'The connection broke: BotDojo, a proxy or the network closed it.',
 		cancelled: 'The execution was stopped.',
 	};
-	return new NodeApiError(ctx.getNode(), { message, kind, eventsReceived: events } as JsonObject, {
-		message,
+	return nodeError(ctx, message, {
 		description: `${hints[kind]} The flow may have run, partly or fully. Look the run up among the flow requests of flow "${run.flowId}" in BotDojo before running it again. ${retryAdvice(false)}`,
 		itemIndex: run.itemIndex,
+		cause: { message, kind, eventsReceived: events },
 	});
 }
 
@@ -378,10 +381,13 @@ export function unexpectedRunAnswer(
 ) {
 	const what =
 		sample === undefined ? whatItIs : `${whatItIs}${quoteAnswer(sample, knownApiKey(ctx), 200)}`;
-	const message = `BotDojo's answer to flows/${run.flowId}/run is not what that endpoint returns: expected a flow request record (an object), got ${what}`;
-	return nodeError(ctx, message, {
-		description: `The flow may have run. Check the Base URL in the BotDojo API credential. ${retryAdvice(false)}`,
-		itemIndex: run.itemIndex,
-		cause: { message: what },
-	});
+	return nodeError(
+		ctx,
+		`BotDojo's answer to flows/${run.flowId}/run is not what that endpoint returns: expected a flow request record (an object), got ${what}`,
+		{
+			description: `The flow may have run. Check the Base URL in the BotDojo API credential. ${retryAdvice(false)}`,
+			itemIndex: run.itemIndex,
+			cause: { message: what },
+		},
+	);
 }

@@ -6,27 +6,17 @@
 import { errorText, ReadFailure, type ReadFailureKind } from './errors';
 import { readWithin, type Deadline, type Readable } from './request';
 
-/** A bad line, as NdjsonLines finds it: the stream reader adds the event count. */
-class LineFault extends Error {
-	constructor(
-		readonly kind: ReadFailureKind,
-		message: string,
-	) {
-		super(message);
-	}
-}
-
 /** A whole stream is at most this many times the longest line (short events without end would
  *  otherwise hold n8n's memory until the run's Timeout). */
 export const STREAM_LINES = 16;
 
 const EVENT_LINE = /^\s*\{\s*"tag"\s*:/;
 const BLANK = /^\s*$/;
-const CANCELED = 'The run was canceled while its stream was being read';
 /** The piece of the input V8's JSON.parse message quotes: `, ..."abc"... is not valid JSON`. */
 const PARSER_QUOTE = /,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/;
 
-/** Bytes → lines → values; a character or a line split across chunks is held until whole. */
+/** Bytes → lines → values; a character or a line split across chunks is held until whole. A bad
+ *  line throws a ReadFailure ('oversize', 'malformed'): the stream reader adds the event count. */
 export class NdjsonLines {
 	private readonly decoder = new TextDecoder('utf-8');
 	/** The current line's pieces (joined once its newline arrives) and their length. */
@@ -88,7 +78,7 @@ export class NdjsonLines {
 		if (!EVENT_LINE.test(head) && length <= this.maxLineChars + 2 * this.charsRead) return;
 		const size = `${this.maxLineChars} characters (at least ${length} so far)`;
 		const message = `Line ${this.lineCount + 1} of the stream is longer than ${size}`;
-		throw new LineFault('oversize', `${message} and was refused rather than held in memory`);
+		throw new ReadFailure('oversize', `${message} and was refused rather than held in memory`);
 	}
 
 	private parse(line: string) {
@@ -110,7 +100,7 @@ export class NdjsonLines {
 		const reason = (error as Error).message.replace(PARSER_QUOTE, '');
 		const preview = JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line);
 		const message = `Line ${this.lineCount} of the stream is not valid JSON (${reason}): ${preview}`;
-		return new LineFault('malformed', message);
+		return new ReadFailure('malformed', message);
 	}
 }
 
@@ -141,16 +131,17 @@ export async function readNdjsonStream(source: Readable, options: NdjsonStreamOp
 		else events++;
 	}, options.maxLineChars);
 	const streamChars = STREAM_LINES * lines.maxLineChars;
-	const overlong = `The stream is longer than ${streamChars} characters in all and was refused rather than held in memory`;
 	const chunks = readWithin(source, {
 		maxBytes: streamChars,
-		tooLarge: () => new ReadFailure('overlong', overlong),
+		tooLarge: `The stream is longer than ${streamChars} characters in all and was refused rather than held in memory`,
 		deadline: options.deadline,
 		signal: options.cancelSignal,
-		canceled: CANCELED,
+		canceled: 'The run was canceled while its stream was being read',
 		hangUp: options.stopSource,
 	});
-	// A bad line, or the caller's own error (its callbacks run while a chunk is parsed).
+	// A bad line (a ReadFailure, which only the transport makes), or the caller's own error: its
+	// callbacks run while a chunk (or a last line without a newline) is parsed, never while the
+	// source is read.
 	let parseError: unknown;
 	try {
 		for await (const chunk of chunks) {
@@ -162,19 +153,25 @@ export async function readNdjsonStream(source: Readable, options: NdjsonStreamOp
 			}
 			if (final || parseError) break;
 		}
+	} catch (error) {
+		// The source failed: a bound, the deadline or Stop (readWithin hung up), or the network.
+		// Its byte bound here is the whole stream's: 'overlong' (a line's is 'oversize').
+		if (error instanceof ReadFailure)
+			throw failure(error.kind === 'oversize' ? 'overlong' : error.kind, error.message);
+		throw failure(
+			'dropped',
+			`The connection dropped before the final result line (${errorText(error)})`,
+		);
+	}
+	try {
 		if (!final && !parseError) lines.end();
 	} catch (error) {
-		if (error instanceof ReadFailure) throw failure(error.kind, error.message);
-		if (error instanceof LineFault || parseError) parseError = error;
-		else {
-			const message = `The connection dropped before the final result line (${errorText(error)})`;
-			throw failure('dropped', message);
-		}
+		parseError = error;
 	}
 	if (parseError) {
 		// Hang up at once; a bad line is worded, the caller's own error passed on as it is.
 		const reason =
-			parseError instanceof LineFault ? failure(parseError.kind, parseError.message) : parseError;
+			parseError instanceof ReadFailure ? failure(parseError.kind, parseError.message) : parseError;
 		options.stopSource(reason as Error);
 		throw reason;
 	}

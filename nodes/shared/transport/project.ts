@@ -100,9 +100,11 @@ export async function readCredentialOfRun(derived: BotDojoContext) {
 			);
 			const fields = { baseUrl, accountId, projectId, apiKey: String(data.apiKey ?? '') };
 			keyOfRun.set(ctx, fields.apiKey);
-			const { id = '', name = '' } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
-			const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data };
-			return { fields, auth: { credentialsDecrypted } };
+			const { id, name = '' } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+			return {
+				fields,
+				auth: { credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } },
+			};
 		});
 		credentialOfRun.set(ctx, pending);
 		pending.catch(() => credentialOfRun.delete(ctx));

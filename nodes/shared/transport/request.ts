@@ -25,7 +25,7 @@ export const READ_BOUNDS = {
 	uploadBytesPerSecond: 64 * 1024, // an upload's statusMs grows by its size sent at this rate
 };
 
-export const DEFAULT_RETRY = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
+const DEFAULT_RETRY = { maxAttempts: 4, maxTotalWaitMs: 60_000 };
 
 /** The first answer BotDojo accepted, its body read and parsed here (n8n's parsing keeps about
  *  twice an answer alive: docs/performance.md), or with `readByCaller` left to a run to read. */
@@ -52,7 +52,6 @@ export async function sendWithRetries(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: settings.timeout,
-		abortSignal,
 		encoding: 'stream',
 		// Following a redirect would send the key (and the body) again, maybe elsewhere.
 		disableFollowRedirect: true,
@@ -61,23 +60,24 @@ export async function sendWithRetries(
 	// n8n's helper (2.x) puts the context's cancel signal on the request in place of its own.
 	const send = async (signal?: AbortSignal) => {
 		const sender = signal ? withCancelSignal(ctx, signal) : ctx;
-		const sent = { ...options, abortSignal: signal ?? abortSignal };
-		const helper = sender.helpers.httpRequestWithAuthentication;
-		return (await helper.call(sender, CREDENTIAL_TYPE, sent, auth)) as FullResponse;
+		return (await sender.helpers.httpRequestWithAuthentication.call(
+			sender,
+			CREDENTIAL_TYPE,
+			{ ...options, abortSignal: signal ?? abortSignal },
+			auth,
+		)) as FullResponse;
 	};
 	// An upload's wait for its status includes sending the file (its multipart framing aside).
 	let uploadBytes = 0;
 	if (isForm)
 		body.forEach((value) => (uploadBytes += typeof value === 'string' ? value.length : value.size));
-	const refusal = async ({ statusCode, headers, body: answer }: FullResponse, attempts: number) => {
-		const said = await readAnswer(answer, { error: true, signal: abortSignal });
-		return apiError(ctx, statusCode, said, credentials, settings, {
+	const refusal = ({ statusCode, headers, body }: FullResponse, attempts: number) =>
+		apiError(ctx, statusCode, body, credentials, settings, {
 			attempts,
 			retryAfter: headerOf(headers, 'retry-after'),
 			url: options.url,
 			location: headerOf(headers, 'location'),
 		});
-	};
 	const response = await retryWhileRateLimited({
 		send: async () => {
 			// A run's deadline bounds its wait (its Timeout) and it reads its own answer.
@@ -85,34 +85,36 @@ export async function sendWithRetries(
 			const response = await beginWithin(send, abortSignal, uploadBytes);
 			if (response.statusCode >= 300) return response;
 			// Read inside the attempt, so that a connection broken mid-answer is a network failure.
-			const read = await readAnswer(response.body, { signal: abortSignal }).catch((error) => {
+			const read = await readAnswer(response.body, abortSignal).catch((error) => {
 				throw error instanceof ReadFailure ? error : new AnswerBrokeOffError(error);
 			});
 			return { ...response, body: read };
 		},
-		retry: settings.retry ?? DEFAULT_RETRY,
+		retry: settings.retry,
 		abortSignal,
 		networkError: (error, waiting) => transportError(ctx, error, credentials, settings, waiting),
 		refusal,
 	});
-	if (response.statusCode >= 300) throw await refusal(response, 1);
-	return response;
+	if (response.statusCode < 300) return response;
+	// A redirect, not followed: its body (bounded) goes into the error's details.
+	throw refusal({ ...response, body: await readAnswer(response.body, abortSignal, true) }, 1);
 }
 
-/** One request, sent again while the answer is 429 or 503 (BotDojo did not act on it):
- *  `networkError` words a failure with no answer (`waiting`: in a Retry-After wait), `refusal`
- *  an answer of 400 or more not retried. */
+/** One request, sent again while the answer is 429 or 503 (BotDojo did not act on it), by
+ *  `retry` (DEFAULT_RETRY when absent): `networkError` words a failure with no answer
+ *  (`waiting`: in a Retry-After wait), `refusal` an answer of 400 or more not retried, its body
+ *  already read as an error answer (readAnswer). */
 interface RateLimitedRequest {
 	send(): Promise<FullResponse>;
-	retry: RetryPolicy;
+	retry?: RetryPolicy;
 	abortSignal?: AbortSignal;
 	networkError(error: unknown, waiting: boolean): Error;
-	refusal(response: FullResponse, attempts: number): Promise<Error> | Error;
+	refusal(response: FullResponse, attempts: number): Error;
 }
 
 /** Returns the first answer below 400; waits honour Retry-After within the policy. */
 export async function retryWhileRateLimited(request: RateLimitedRequest) {
-	const { retry, abortSignal, networkError } = request;
+	const { retry = DEFAULT_RETRY, abortSignal, networkError } = request;
 	const failure = (waiting: boolean) => (error: unknown) => {
 		throw networkError(error, waiting);
 	};
@@ -120,14 +122,16 @@ export async function retryWhileRateLimited(request: RateLimitedRequest) {
 	for (let attempt = 1; ; attempt++) {
 		const response = await request.send().catch(failure(false));
 		if (response.statusCode < 400) return response;
-		const retryAfter = parseRetryAfter(headerOf(response.headers, 'retry-after'));
-		const delay = retryAfter ?? Math.min(1000 * 2 ** (attempt - 1), 8000);
+		const delay =
+			parseRetryAfter(headerOf(response.headers, 'retry-after')) ??
+			Math.min(1000 * 2 ** (attempt - 1), 8000);
 		const retried = response.statusCode === 429 || response.statusCode === 503;
+		// Quoted by a refusal, else dropped.
+		const body = await readAnswer(response.body, abortSignal, true);
 		if (!retried || attempt >= retry.maxAttempts || waited + delay > retry.maxTotalWaitMs)
-			throw await request.refusal(response, attempt);
-		await readAnswer(response.body, { error: true, signal: abortSignal }); // bounded, dropped
+			throw request.refusal({ ...response, body }, attempt);
 		waited += delay;
-		await waitFor(delay, abortSignal ?? new AbortController().signal).catch(failure(true));
+		await waitFor(delay, abortSignal).catch(failure(true));
 	}
 }
 
@@ -155,8 +159,11 @@ export async function beginWithin(
 ) {
 	const { statusMs, uploadBytesPerSecond } = READ_BOUNDS;
 	const boundMs = statusMs + Math.ceil(uploadBytes / uploadBytesPerSecond) * 1000;
-	const late = `BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`;
-	const deadline = new Deadline({ totalMs: boundMs }, () => late);
+	const deadline = new Deadline(
+		{ totalMs: boundMs },
+		() =>
+			`BotDojo's answer did not begin within ${boundMs / 1000} s and the request was ended (the longest a request waits for BotDojo to begin its answer${uploadBytes ? ', with 1 s per 64 KiB uploaded' : ''})`,
+	);
 	return await send(stop ? AbortSignal.any([stop, deadline.signal]) : deadline.signal)
 		.catch((error) => {
 			throw deadline.reason && !stop?.aborted ? deadline.reason : error;
@@ -248,7 +255,7 @@ export function isReadable(body: unknown): body is Readable {
  *  body (by default: destroys it). */
 interface BodyBounds {
 	maxBytes: number;
-	tooLarge: string | (() => Error);
+	tooLarge: string;
 	cut?: boolean;
 	deadline?: Deadline;
 	totalMs?: number;
@@ -286,8 +293,7 @@ export async function* readWithin(body: Readable, bounds: BodyBounds): AsyncGene
 			size += buffer.length;
 			const over = size - bounds.maxBytes;
 			if (over > 0 && !bounds.cut) {
-				const { tooLarge } = bounds;
-				end(typeof tooLarge === 'string' ? new ReadFailure('oversize', tooLarge) : tooLarge());
+				end(new ReadFailure('oversize', bounds.tooLarge));
 				throw ended;
 			}
 			yield over > 0 ? buffer.subarray(0, buffer.length - over) : buffer;
@@ -309,24 +315,21 @@ export async function* readWithin(body: Readable, bounds: BodyBounds): AsyncGene
  * text when nested deeper than anything reading it follows). Records may quote the key (a
  * flow's logs): what leaves the node is redacted (redaction.ts).
  */
-export async function readAnswer(
-	body: unknown,
-	{ error = false, signal }: { error?: boolean; signal?: AbortSignal } = {},
-) {
+export async function readAnswer(body: unknown, signal?: AbortSignal, error = false) {
 	if (!isReadable(body)) return body;
 	const { errorBytes, answerBytes, readMs } = READ_BOUNDS;
 	const maxBytes = error ? errorBytes : answerBytes;
 	const chunks: Uint8Array[] = [];
-	const bounds = {
+	const read = readWithin(body, {
 		maxBytes,
 		tooLarge: `BotDojo's answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was refused rather than held in memory (the largest answer read whole)`,
 		cut: error,
 		totalMs: readMs,
 		tooLate: `BotDojo's answer took longer than ${readMs / 1000} s to arrive and was cut off (the longest an answer may take)`,
 		signal,
-	};
+	});
 	try {
-		for await (const chunk of readWithin(body, bounds)) chunks.push(chunk);
+		for await (const chunk of read) chunks.push(chunk);
 	} catch (failure) {
 		if (!error) return await Promise.reject(failure); // an error answer: quoted as far as it came
 	}
@@ -361,11 +364,11 @@ const LONGEST_WAIT = 2 ** 31 - 1;
 
 /** `ms`, or on abort at once the signal's reason as an Error (n8n's Stop gives none). Timers are
  *  banned in nodes: n8n-workflow's `sleep(ms, signal)` waits. */
-export async function waitFor(ms: number, signal: AbortSignal) {
+export async function waitFor(ms: number, signal?: AbortSignal) {
 	try {
 		await workflow.sleep(Math.min(Math.max(0, ms), LONGEST_WAIT), signal);
 	} catch {
-		const reason = signal.reason as { message?: unknown } | undefined;
+		const reason = signal?.reason as { message?: unknown } | undefined;
 		// e.g. a DOMException of another realm, as in jest
 		const words = typeof reason?.message === 'string' ? reason.message : 'The wait was aborted';
 		throw reason instanceof Error ? reason : new Error(words);

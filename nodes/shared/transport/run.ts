@@ -54,14 +54,6 @@ interface RunRequest {
 	};
 }
 
-interface RunAnswer {
-	record: FlowRequestRecord;
-	/** Whether the events came as a stream (else the record came whole). */
-	streamed: boolean;
-	/** The record's own failure (unfinished, or "error" with failOnFlowError): thrown by the caller. */
-	failure?: Error;
-}
-
 /** How long BotDojo has to end its answer after the final line before the node hangs up. */
 export const HANG_UP_AFTER_MS = 1000;
 
@@ -82,8 +74,10 @@ export function runDeadline(limits: { timeoutMs: number; idleTimeoutMs: number }
 	);
 }
 
-/** Runs the flow once and returns its record, checked; a broken run throws its error. */
-export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<RunAnswer> {
+/** Runs the flow once and returns its record, checked, whether its events came as a stream (else
+ *  the record came whole), and the record's own failure (unfinished, or "error" with
+ *  failOnFlowError) for the caller to throw; a broken run throws its error. */
+export async function runFlow(ctx: IExecuteFunctions, run: RunRequest) {
 	const runAbort = new AbortController();
 	const deadline = runDeadline(run);
 	const onCancel = () => runAbort.abort(run.cancelSignal?.reason);
@@ -97,7 +91,8 @@ export async function runFlow(ctx: IExecuteFunctions, run: RunRequest): Promise<
 		const { status } = record;
 		const unfinished = status === 'pending' || status === 'running';
 		const failed = unfinished || (status === 'error' && run.failOnFlowError);
-		return { record, streamed, failure: failed ? runRecordFailure(ctx, record, run) : undefined };
+		const failure = failed ? runRecordFailure(ctx, record, run) : undefined;
+		return { record: record as FlowRequestRecord, streamed, failure };
 	} finally {
 		deadline.end();
 		deadline.signal.removeEventListener('abort', onDeadline);
@@ -120,14 +115,16 @@ async function answerOf(
 		const message = `The run was canceled ${where || 'before BotDojo answered'}`;
 		return runFailure(ctx, new ReadFailure('cancelled', message), run);
 	};
-	const options = sessionId ? { flow_session_id: sessionId, ...run.options } : run.options;
 	// timeout 0 turns off n8n's own 300 s default: the run's deadline alone bounds it. n8n's
 	// helper puts the execution's signal on a request, so the context's is the run's.
 	const { body, headers } = await sendWithRetries(
 		withCancelSignal(ctx, runAbort.signal),
 		'POST',
 		['flows', flowId, 'run'],
-		{ body: run.body, options },
+		{
+			body: run.body,
+			options: sessionId ? { flow_session_id: sessionId, ...run.options } : run.options,
+		},
 		{
 			subject: { flowId, sessionId },
 			itemIndex,
@@ -144,9 +141,8 @@ async function answerOf(
 	const plainJson = /json/i.test(type) && !/ndjson|x-json-stream|jsonl/i.test(type);
 	if (!run.streaming || !isReadable(body) || plainJson) {
 		if (run.streaming) deadline.began('record');
-		const where = run.streaming ? 'while its answer was being read' : '';
 		const record = await wholeRecord(ctx, run, body, deadline).catch((error: unknown) =>
-			Promise.reject(interrupted(error, where)),
+			Promise.reject(interrupted(error, run.streaming ? 'while its answer was being read' : '')),
 		);
 		return { record, streamed: false };
 	}
@@ -202,9 +198,8 @@ async function streamed(
 				throw runFailure(ctx, error, run);
 			},
 		);
-		if (shapeOf(final) !== 'an object') {
+		if (shapeOf(final) !== 'an object')
 			throw unexpectedRunAnswer(ctx, `a stream line that is ${shapeOf(final)}`, run);
-		}
 		return final as IDataObject;
 	} finally {
 		if (typeof node.iterator === 'function') await hangUp(node, runAbort);
@@ -247,11 +242,14 @@ async function wholeRecord(
 		// Joined as it comes, without copying: V8 keeps long joined strings as ropes.
 		let text = '';
 		const limit = 3 * run.maxLineChars;
-		const tooLarge = `BotDojo's whole answer is longer than ${limit} characters (three times ${run.words.maxLine}) and was refused rather than held in memory`;
-		const bounds = { maxBytes: limit, tooLarge, deadline };
+		const chunks = readWithin(body, {
+			maxBytes: limit,
+			tooLarge: `BotDojo's whole answer is longer than ${limit} characters (three times ${run.words.maxLine}) and was refused rather than held in memory`,
+			deadline,
+		});
 		let bytes = 0;
 		try {
-			for await (const chunk of readWithin(body, bounds)) {
+			for await (const chunk of chunks) {
 				bytes += chunk.length;
 				text += decoder.decode(chunk, { stream: true });
 			}
@@ -270,8 +268,7 @@ async function wholeRecord(
 			throw unexpectedRunAnswer(ctx, 'text that is not JSON: ', run, text);
 		}
 	}
-	if (shapeOf(answer) !== 'an object') {
+	if (shapeOf(answer) !== 'an object')
 		throw unexpectedRunAnswer(ctx, '', run, JSON.stringify(answer) ?? String(answer));
-	}
 	return answer as IDataObject;
 }
