@@ -53,7 +53,7 @@ export function csvRows(records: IDataObject[]) {
 
 export type FileFormat = keyof typeof FILE_TYPES;
 
-export interface FileSettings {
+interface FileSettings {
 	format: FileFormat;
 	/** File name, extension included. */
 	fileName: string;

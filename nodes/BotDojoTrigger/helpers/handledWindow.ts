@@ -50,7 +50,7 @@ export function dateMs(value: unknown) {
 
 /** When a request ended: `endTime`, else `created` (neither moves later), else `modified`. */
 export function endedAtMs(record: FlowRequestRecord) {
-	for (const field of ['endTime', 'created', 'modified'] as const) {
+	for (const field of ['endTime', 'created', 'modified']) {
 		const ms = dateMs(record[field]);
 		if (!Number.isNaN(ms)) return ms;
 	}

@@ -101,11 +101,11 @@ function readBinary(ctx: IExecuteFunctions, place: InputPlace) {
 	return binary;
 }
 
-/** The n8n binary as a Blob for a multipart body, holding the file in memory once at most. */
 /** Read size for binaries kept outside the item: a few dozen Blob parts for a large file. */
 const CHUNK_BYTES = 1024 * 1024;
 
 /**
+ * The n8n binary as a Blob for a multipart body, holding the file in memory once at most.
  * A binary that n8n keeps outside the item (filesystem, S3, database mode: it has an `id`) is
  * streamed, each chunk becoming a Blob part: a Blob made of Blobs references them without
  * copying, so the file never sits in memory both as one Buffer and as the Blob.

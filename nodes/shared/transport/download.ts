@@ -62,8 +62,8 @@ export async function downloadSignedUrl(
 	const shownLink = linkWithoutSignature(link);
 	for (let redirects = 0; ; redirects++) {
 		const response = await retryWhileRateLimited({
-			send: async () =>
-				await beginWithin(
+			send: () =>
+				beginWithin(
 					async (signal) =>
 						(await ctx.helpers.httpRequest({
 							method: 'GET',

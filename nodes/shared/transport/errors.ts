@@ -119,11 +119,9 @@ export function saidByService(body: unknown, apiKey: string) {
 	return whole === undefined ? undefined : quoteAnswer(whole, apiKey, 500);
 }
 
-function retryAdvice(safeToRetry: boolean) {
-	return safeToRetry
-		? 'Safe to retry: BotDojo did not run anything.'
-		: 'Not safe to retry blindly: the flow may have run already, and running it again repeats what it does (e.g. sends an e-mail twice).';
-}
+const SAFE_TO_RETRY = 'Safe to retry: BotDojo did not run anything.';
+const NOT_SAFE_TO_RETRY =
+	'Not safe to retry blindly: the flow may have run already, and running it again repeats what it does (e.g. sends an e-mail twice).';
 
 /** The ids a request used: how a message names each, and where the user sets it. */
 function idsUsed(credentials: ProjectCredentials, settings: RequestSettings) {
@@ -230,7 +228,7 @@ export function apiError(
 		safeToRetry = repeatable;
 	} else safeToRetry = repeatable;
 
-	if (!repeatable) description += ` ${retryAdvice(safeToRetry)}`;
+	if (!repeatable) description += ` ${safeToRetry ? SAFE_TO_RETRY : NOT_SAFE_TO_RETRY}`;
 	const error = new NodeApiError(ctx.getNode(), { statusCode, body: body ?? null } as JsonObject, {
 		message,
 		description: description.trim(),
@@ -298,7 +296,8 @@ export function transportError(
 		safeToRetry = true; // nothing was sent
 	}
 	// Messages name no system code: n8n would replace such a message with its own.
-	const advice = settings.repeatable === false ? ` ${retryAdvice(safeToRetry)}` : '';
+	const advice =
+		settings.repeatable === false ? ` ${safeToRetry ? SAFE_TO_RETRY : NOT_SAFE_TO_RETRY}` : '';
 	return nodeError(ctx, message, {
 		description: `${bound?.kind === 'oversize' ? TOO_LARGE_ADVICE : `Check the Base URL in the BotDojo API credential and your network${code ? ` (error code ${code})` : ''}.`}${advice}`,
 		itemIndex: settings.itemIndex,
@@ -341,7 +340,7 @@ export function runFailure(ctx: BotDojoContext, failure: ReadFailure, run: RunPl
 		cancelled: 'The execution was stopped.',
 	};
 	return nodeError(ctx, message, {
-		description: `${hints[kind]} The flow may have run, partly or fully. Look the run up among the flow requests of flow "${run.flowId}" in BotDojo before running it again. ${retryAdvice(false)}`,
+		description: `${hints[kind]} The flow may have run, partly or fully. Look the run up among the flow requests of flow "${run.flowId}" in BotDojo before running it again. ${NOT_SAFE_TO_RETRY}`,
 		itemIndex: run.itemIndex,
 		cause: { message, kind, eventsReceived: events },
 	});
@@ -356,7 +355,7 @@ export function runRecordFailure(ctx: BotDojoContext, record: IDataObject, run: 
 	const { itemIndex } = run;
 	if (status === 'pending' || status === 'running')
 		return nodeError(ctx, `The flow had not finished when BotDojo answered (status "${status}")`, {
-			description: `BotDojo answered the run of flow "${run.flowId}" with flow request "${request}" still "${status}", so there is no answer yet. Look that flow request up in BotDojo (or with Export Requests) once it finished, rather than running the flow again. ${retryAdvice(false)}`,
+			description: `BotDojo answered the run of flow "${run.flowId}" with flow request "${request}" still "${status}", so there is no answer yet. Look that flow request up in BotDojo (or with Export Requests) once it finished, rather than running the flow again. ${NOT_SAFE_TO_RETRY}`,
 			itemIndex,
 			cause: { message: `status "${status}"`, ...ids },
 		});
@@ -365,7 +364,7 @@ export function runRecordFailure(ctx: BotDojoContext, record: IDataObject, run: 
 		saidByService(record.response, key) ?? saidByService(record, key) ?? 'no details given';
 	const flow = String(record.flow_id ?? run.flowId);
 	return nodeError(ctx, `The flow reported an error: ${said}`, {
-		description: `BotDojo ran flow "${flow}" (flow request "${request}") and it ended with status "error". To branch on this in the workflow instead, set the option ${run.words.onFlowError} to Output the Record. ${retryAdvice(false)}`,
+		description: `BotDojo ran flow "${flow}" (flow request "${request}") and it ended with status "error". To branch on this in the workflow instead, set the option ${run.words.onFlowError} to Output the Record. ${NOT_SAFE_TO_RETRY}`,
 		itemIndex,
 		cause: { message: said, ...ids, flowSessionId: record.flow_session_id ?? null },
 	});
@@ -385,7 +384,7 @@ export function unexpectedRunAnswer(
 		ctx,
 		`BotDojo's answer to flows/${run.flowId}/run is not what that endpoint returns: expected a flow request record (an object), got ${what}`,
 		{
-			description: `The flow may have run. Check the Base URL in the BotDojo API credential. ${retryAdvice(false)}`,
+			description: `The flow may have run. Check the Base URL in the BotDojo API credential. ${NOT_SAFE_TO_RETRY}`,
 			itemIndex: run.itemIndex,
 			cause: { message: what },
 		},

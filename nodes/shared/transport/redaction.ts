@@ -14,8 +14,6 @@
 
 import { knownApiKey, MIN_KEY_CHARS, type BotDojoContext } from './project';
 
-const HIDDEN = '***';
-
 /** A key cut off at a text's end shows at least this many of its first characters (at most
  *  half of them); anywhere else, at least MIN_START_CHARS and half the key. */
 const MAX_CUT_CHARS = 8;
@@ -31,12 +29,12 @@ type Finder = { forms: Form[]; longest: number; fewest: number };
 
 /** The unit a character counts as: upper-cased (ASCII); 0, none, for a space, a `+` (a space
  *  URL-encoded), a tab or a line break: a wrap, an indent, "Bearer key". */
-function unitOf(code: number): number {
+function unitOf(code: number) {
 	if (code >= 97 && code <= 122) return code - 32;
 	return code === 32 || code === 43 || code === 9 || code === 10 || code === 13 ? 0 : code;
 }
 
-function hexAt(text: string, at: number, digits: number): number {
+function hexAt(text: string, at: number, digits: number) {
 	let value = 0;
 	for (let i = 0; i < digits; i++) {
 		const code = text.charCodeAt(at + i) | 32;
@@ -55,7 +53,7 @@ let unitLength = 1;
  * `%25XX`, `\uXXXX` and `\\uXXXX`, `\"`, `\\`, `\/` escaped once or twice; `\n`, `\r`, `\t`
  * (once or twice) stand for a blank, 0.
  */
-function readUnit(text: string, at: number): number {
+function readUnit(text: string, at: number) {
 	const code = text.charCodeAt(at);
 	unitLength = 1;
 	if (code === 37) {
@@ -80,7 +78,7 @@ function readUnit(text: string, at: number): number {
 }
 
 /** `text` as units: decoded, or each character as it is (`literal`). */
-function unitsOf(text: string, literal: boolean): string {
+function unitsOf(text: string, literal: boolean) {
 	const codes: number[] = [];
 	for (let at = 0; at < text.length; at += literal ? 1 : unitLength) {
 		const unit = unitOf(literal ? text.charCodeAt(at) : readUnit(text, at));
@@ -90,7 +88,7 @@ function unitsOf(text: string, literal: boolean): string {
 }
 
 /** The base64 characters made of `text`'s bytes alone, at each of 3 offsets; standard, URL-safe. */
-function base64Cores(text: string): string[] {
+function base64Cores(text: string) {
 	return [0, 1, 2].flatMap((offset) => {
 		const bytes = Buffer.concat([Buffer.alloc(offset), Buffer.from(text)]);
 		// Characters that also hold bits of the padding before, or of what follows, are left out.
@@ -102,7 +100,7 @@ function base64Cores(text: string): string[] {
 }
 
 /** KMP's table: for each length of a start of `units`, the longest start that also ends it. */
-function fallbackOf(units: string): Int32Array {
+function fallbackOf(units: string) {
 	const fallback = new Int32Array(units.length);
 	for (let at = 1, length = 0; at < units.length; at++) {
 		while (length > 0 && units[at] !== units[length]) length = fallback[length - 1];
@@ -112,7 +110,7 @@ function fallbackOf(units: string): Int32Array {
 	return fallback;
 }
 
-function formOf(units: string, cutChars: number): Form {
+function formOf(units: string, cutChars: number) {
 	const startChars = Math.min(units.length, Math.max(MIN_START_CHARS, Math.ceil(units.length / 2)));
 	return { units, start: units.slice(0, startChars), cutChars, fallback: fallbackOf(units) };
 }
@@ -120,7 +118,7 @@ function formOf(units: string, cutChars: number): Form {
 /** One finder per key of the running executions (a process sees few keys). */
 const finders = new Map<string, Finder | undefined>();
 
-function finderOf(apiKey: string): Finder | undefined {
+function finderOf(apiKey: string) {
 	if (finders.has(apiKey)) return finders.get(apiKey);
 	if (finders.size > 100) finders.clear();
 	const key = apiKey.trim();
@@ -150,7 +148,7 @@ let codes = new Uint16Array(0);
 let starts = new Int32Array(0);
 let ends = new Int32Array(0);
 
-function unitText(count: number): string {
+function unitText(count: number) {
 	let text = '';
 	for (let at = 0; at < count; at += 8192) {
 		text += String.fromCharCode.apply(
@@ -162,14 +160,14 @@ function unitText(count: number): string {
 }
 
 /** KMP: the longest start of `form` that ends at `at` (inclusive), from `length` before it. */
-function step(form: Form, length: number, code: number): number {
+function step(form: Form, length: number, code: number) {
 	const { units, fallback } = form;
 	while (length > 0 && units.charCodeAt(length) !== code) length = fallback[length - 1];
 	return units.charCodeAt(length) === code ? length + 1 : length;
 }
 
 /** Where `text` holds the key: [start, end) pairs, in no order, possibly overlapping. */
-function keySpans(text: string, { forms, longest }: Finder): number[] {
+function keySpans(text: string, { forms, longest }: Finder) {
 	const spans: number[] = [];
 	const size = Math.max(CHUNK_UNITS, 4 * longest);
 	if (codes.length < size) {
@@ -211,7 +209,7 @@ function keySpans(text: string, { forms, longest }: Finder): number[] {
 }
 
 /** Every place that holds at least `form.start`, each as long as it matches the form. */
-function findForm(form: Form, units: string, spans: number[]): void {
+function findForm(form: Form, units: string, spans: number[]) {
 	for (let hit = units.indexOf(form.start); hit >= 0; ) {
 		let length = 0;
 		let at = hit;
@@ -225,7 +223,7 @@ function findForm(form: Form, units: string, spans: number[]): void {
 }
 
 /** The longest start of `form` (cutChars of text at least, not whole) that ends before `cut`. */
-function findCut(form: Form, units: string, cut: number, spans: number[]): void {
+function findCut(form: Form, units: string, cut: number, spans: number[]) {
 	let length = 0;
 	for (let at = Math.max(0, cut - form.units.length + 1); at < cut; at++) {
 		length = step(form, length, units.charCodeAt(at));
@@ -236,7 +234,7 @@ function findCut(form: Form, units: string, cut: number, spans: number[]): void 
 	}
 }
 
-function redactWith(text: string, finder: Finder): string {
+function redactWith(text: string, finder: Finder) {
 	if (text.length < finder.fewest) return text;
 	const spans = keySpans(text, finder);
 	if (spans.length === 0) return text;
@@ -246,20 +244,20 @@ function redactWith(text: string, finder: Finder): string {
 	let shown = -1; // the text up to here is in `out`
 	for (const at of order) {
 		if (spans[at + 1] <= shown) continue;
-		if (spans[at] > shown) out += `${text.slice(Math.max(0, shown), spans[at])}${HIDDEN}`;
+		if (spans[at] > shown) out += `${text.slice(Math.max(0, shown), spans[at])}***`;
 		shown = spans[at + 1];
 	}
 	return out + text.slice(shown);
 }
 
 /** `text` with every form of the key, and a key cut off at its end or before a `…`, as `***`. */
-export function redact(text: string, apiKey: string): string {
+export function redact(text: string, apiKey: string) {
 	const finder = finderOf(apiKey);
 	return finder ? redactWith(text, finder) : text;
 }
 
 /** At most `max` characters of an answer's text, redacted before it is cut. */
-export function quoteAnswer(text: string, apiKey: string, max: number): string {
+export function quoteAnswer(text: string, apiKey: string, max: number) {
 	// A key form that starts before `max` ends in this window (16 characters a key character).
 	const window = max + 16 * apiKey.length + 16;
 	return redact(text.length > window ? text.slice(0, window) : text, apiKey).slice(0, max);
@@ -316,7 +314,7 @@ function isData(value: unknown): value is object {
 }
 
 /** The walked array or object, or a copy of it with its changed values and field names. */
-function copyIfChanged({ value, names, changed }: Walked, finder: Finder): object {
+function copyIfChanged({ value, names, changed }: Walked, finder: Finder) {
 	if (!names) {
 		if (!changed) return value;
 		const copy = (value as unknown[]).slice();
