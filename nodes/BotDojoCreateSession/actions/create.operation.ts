@@ -1,6 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import { flowIdProperty, readFlowId } from '../../shared/params/idLocator';
 import {
 	simplifyProperties,
@@ -10,13 +8,7 @@ import {
 import { createSession } from '../../shared/transport/api';
 import { readSessionData, sessionDataProperties } from './sessionData';
 
-interface Prepared {
-	flowId: string;
-	data: IDataObject;
-	simplify: boolean;
-}
-
-export const operation: Operation<Prepared> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Create',
 		value: 'create',
@@ -41,4 +33,4 @@ export const operation: Operation<Prepared> = {
 		const session = await createSession(this, flowId, data, itemIndex);
 		return simplify ? simplifySession(session) : session;
 	},
-};
+});

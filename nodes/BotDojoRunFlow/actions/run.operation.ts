@@ -13,7 +13,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/execution';
+import { defineOperation } from '../../shared/execution';
 import {
 	fieldsOrJsonProperties,
 	readFieldsOrJson,
@@ -185,13 +185,6 @@ type SessionChoice =
 	| { mode: 'remember'; key: string }
 	| { mode: 'memory' };
 
-interface PreparedRun {
-	flowId: string;
-	body: IDataObject;
-	session: SessionChoice;
-	options: RunOptions;
-}
-
 /** The run's `body` for one item, checked before any request. */
 function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const place = placeOf(ctx, itemIndex);
@@ -281,7 +274,7 @@ function readOutputShape(
 	return { simplify: true, fields };
 }
 
-export const operation: Operation<PreparedRun> = {
+export const operation = defineOperation({
 	option: {
 		name: 'Run',
 		value: 'run',
@@ -375,4 +368,4 @@ export const operation: Operation<PreparedRun> = {
 		if (outcome.failure) throw outcome.failure;
 		return outcome.json;
 	},
-};
+});

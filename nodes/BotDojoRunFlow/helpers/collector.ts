@@ -204,10 +204,8 @@ export class RunCollector {
 		private readonly onToken?: (token: string) => void,
 	) {}
 
-	/**
-	 * One streamed event. The transport passes only events (objects with a `tag`); the final
-	 * result and a line of the wrong shape never come here, so the answer is always false.
-	 */
+	/** One streamed event: the transport passes only events (objects with a `tag`), never the
+	 *  final record or a line of the wrong shape. */
 	add(value: unknown) {
 		const event = value as IDataObject;
 		if (this.keep.events) this.events.push(event);
@@ -245,7 +243,6 @@ export class RunCollector {
 				if (this.keep.logs) this.logs.push(event.data);
 				break;
 		}
-		return false;
 	}
 
 	/** Argument text goes to the tool call begun last (a step, else a tool event). */
