@@ -166,6 +166,38 @@ describe('BotDojo Trigger: bad data never silences it', () => {
 		expect(await poll(staticData)).toMatchObject({ output: null });
 	});
 
+	it('an id quoting the API key is saved as a digest, and a state that saved one whole is re-keyed: each fires once', async () => {
+		const key = env.emu.keys.project;
+		const staticData: IDataObject = {};
+		const mark = await activate(staticData);
+		add(`req_${key}`, mark + 1000);
+		add(`~${key}`, mark + 1001);
+		const first = await poll(staticData);
+		expect(first.output?.[0]).toHaveLength(2);
+		expect(JSON.stringify(staticData)).not.toContain(key);
+		expect(Object.keys(stateOf(staticData).handled as IDataObject)).toEqual([
+			expect.stringMatching(/^~h:[\w-]{43}$/),
+			expect.stringMatching(/^~h:[\w-]{43}$/),
+		]);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+
+		// Saved whole by package 0.1 (raw, and typed), and changed by BotDojo since: not again.
+		const old = [add(`old_${key}`, mark + 2000), add(`~old_${key}`, mark + 2001)];
+		const state = stateOf(staticData);
+		state.handled = {
+			...(state.handled as IDataObject),
+			[`old_${key}`]: mark + 2000,
+			[`~string:~old_${key}`]: mark + 2001,
+		};
+		// A range of forgotten future-dated requests ending at such a key (before these records).
+		state.futureRange = [mark + 100, mark + 200, `~string:~old_${key}`];
+		old.forEach((record, i) => modify(record, mark + 3000 + i));
+		add('req_new', mark + 4000);
+		expect(emittedIds((await poll(staticData)).output)).toEqual(['req_new']);
+		expect(JSON.stringify(staticData)).not.toContain(key);
+		expect(await poll(staticData)).toMatchObject({ output: null });
+	});
+
 	it(`a request that shows up late fires when dated up to ${LOOK_BACK_MS / 60_000} minutes before the mark, and is missed beyond`, async () => {
 		const staticData = savedAgo(30 * 60_000);
 		const now = Date.now();

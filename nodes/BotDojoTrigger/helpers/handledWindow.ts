@@ -129,10 +129,24 @@ export class HandledWindow {
 		return overflow;
 	}
 
-	/** Drops an id: when pruning, and for a saved long id that readWindow re-keys. */
+	/** Drops an id (pruning). */
 	forget(id: string) {
 		this.ended.delete(id);
 		this.changed = true;
+	}
+
+	/** Saved keys that recordKey no longer gives (`outdated`) become what it gives (`keyOf`). */
+	rekey(outdated: (key: string) => boolean, keyOf: (key: string) => string) {
+		for (const [key, ms] of [...this.ended]) {
+			if (!outdated(key)) continue;
+			this.forget(key);
+			this.ended.set(keyOf(key), ms);
+		}
+		const range = this.futureRange;
+		if (range && outdated(range[2])) {
+			range[2] = keyOf(range[2]);
+			this.changed = true;
+		}
 	}
 
 	toSaved() {

@@ -133,6 +133,8 @@ async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: Sta
 		delete state.resume;
 	}
 	const fresh: IDataObject[] = [];
+	/** Whether a text holds the API key: such a record id is saved as a digest only. */
+	const quotesKey = (text: string) => withoutKey(ctx, text) !== text;
 	const resume = state.resume;
 	// Taken before the export: if it fails (say, BotDojo no longer accepts the cursor), the
 	// next poll starts over at the mark instead of failing on the same cursor again.
@@ -153,9 +155,16 @@ async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: Sta
 			startCursor: cursor,
 			signal: budget,
 		})) {
-			pagesRead++;
+			// Once the key is known (after the first request), saved keys recordKey no longer gives
+			// become what it gives, and the window, changed, is saved: package 0.1 saved long ids
+			// (trigger 1.1) and ids quoting the key as they came.
+			if (pagesRead++ === 0)
+				window.rekey(
+					(key) => key.length > MAX_KEY_LENGTH || quotesKey(key),
+					(key) => recordKey({ id: key.startsWith('~string:') ? key.slice(8) : key }, quotesKey),
+				);
 			for (const record of page.records) {
-				const key = recordKey(record);
+				const key = recordKey(record, quotesKey);
 				const modifiedMs = Date.parse(String(record.modified));
 				const endedMs = endedAtMs(record);
 				if (modifiedMs > newMarkMs) newMarkMs = Math.min(modifiedMs, latestMarkMs);
@@ -226,20 +235,11 @@ function readWindow(state: PollState, markMs: number) {
 		for (const id of state.idsAtHighWaterMark ?? []) window.handled(recordKey({ id }), markMs);
 		return window;
 	}
-	const window = new HandledWindow(
+	return new HandledWindow(
 		startMs,
 		state.handled,
 		Array.isArray(state.futureRange) ? state.futureRange : undefined,
 	);
-	// Trigger 1.1 of package 0.1 saved long ids whole: they become the digests they are now
-	// (and the window, changed, is saved).
-	for (const [key, ms] of Object.entries(state.handled ?? {})) {
-		if (key.length > MAX_KEY_LENGTH) {
-			window.forget(key);
-			window.handled(recordKey({ id: key }), ms);
-		}
-	}
-	return window;
 }
 
 /** The most recent finished request of the flow (for a manual run), if any, without touching

@@ -5,7 +5,8 @@
  * - a string id of up to 64 characters that does not start with `~` is its own key (the form
  *   trigger 1.1 saved, so a saved state reads the same);
  * - any other id keeps its type: `~number:1` is not `1`, and `~string:~x` is not `~number:…`;
- *   a longer one becomes `~h:` and a SHA-256 digest of its typed form;
+ *   a longer one, or one quoting the API key (static data is saved unencrypted), becomes `~h:`
+ *   and a SHA-256 digest of its typed form;
  * - a request without an id (missing, null or "") is keyed `~r:` and a SHA-256 digest of the
  *   fields that describe the request and never change once it ended (STABLE_FIELDS), of any
  *   depth or size (hashJson).
@@ -71,7 +72,11 @@ function hashJson(hash: Hash, value: unknown) {
 	}
 }
 
-export function recordKey(record: IDataObject) {
+/** `quotesKey`: whether a text holds the API key in any form (redaction's finder). */
+export function recordKey(
+	record: IDataObject,
+	quotesKey: (text: string) => boolean = () => false,
+) {
 	const id = record.id;
 	const hash = createHash('sha256');
 	// No id: missing, null or "".
@@ -82,9 +87,12 @@ export function recordKey(record: IDataObject) {
 		);
 		return `~r:${hash.digest('base64url')}`;
 	}
-	if (typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith('~')) return id;
 	const typed = `${typeof id}:${typeof id === 'string' ? id : JSON.stringify(id)}`;
-	if (typed.length < MAX_KEY_LENGTH) return `~${typed}`;
+	// An id quoting the key is kept as its digest only.
+	const kept = !quotesKey(typed);
+	if (kept && typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith('~'))
+		return id;
+	if (kept && typed.length < MAX_KEY_LENGTH) return `~${typed}`;
 	return `~h:${hash.update(typed).digest('base64url')}`;
 }
 
