@@ -73,10 +73,7 @@ function hashJson(hash: Hash, value: unknown) {
 }
 
 /** `quotesKey`: whether a text holds the API key in any form (redaction's finder). */
-export function recordKey(
-	record: IDataObject,
-	quotesKey: (text: string) => boolean = () => false,
-) {
+export function recordKey(record: IDataObject, quotesKey: (text: string) => boolean = () => false) {
 	const id = record.id;
 	const hash = createHash('sha256');
 	// No id: missing, null or "".
