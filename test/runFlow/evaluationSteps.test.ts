@@ -3,9 +3,13 @@
  * the Evaluation node's "Tools Used" metric reads (`intermediateSteps[].action.tool`), beside
  * the unchanged `toolCalls`; BotDojo's own evalOptions still reach the run.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import {
+	EVALUATION_NODE_TYPE,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+} from 'n8n-workflow';
 
-import { EVALUATION_NODE_TYPE } from '../../nodes/BotDojoRunFlow/helpers/output';
 import { nodeTypes } from '../helpers/engine';
 import { useEmulator } from '../helpers/emulator';
 import { message, runBodies, runFlow, type RunFlowSettings } from '../helpers/runFlow';

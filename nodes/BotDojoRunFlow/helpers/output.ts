@@ -2,7 +2,12 @@
  * What a run gives n8n: its answer live (tokens forwarded where n8n streams the workflow's
  * response, canvas markup held back) and its output item (simplified, or the raw record).
  */
-import { jsonParse, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	EVALUATION_NODE_TYPE,
+	jsonParse,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
 import { answerOfRecord, errorMessageOfRecord } from '../../shared/params/simplify';
 import type { FlowRequestRecord } from '../../shared/transport/api';
@@ -229,20 +234,14 @@ export function answerOf(
 }
 
 /**
- * n8n's Evaluation node (n8n-nodes-base), the one that holds the metrics. n8n-workflow 2.x exports
- * the same name as EVALUATION_NODE_TYPE; an older one may not, hence the copy.
- */
-export const EVALUATION_NODE_TYPE = 'n8n-nodes-base.evaluation';
-
-/**
  * Whether n8n's Evaluation node may read this run's `intermediateSteps`: its "Tools Used" metric
  * fails on a missing list ("Intermediate steps missing") where a flow that used no tool should
  * score 0. True in an evaluation run (the Evaluations tab runs the workflow in mode
  * `evaluation`), and when an enabled Evaluation node follows this node (a manual run of the
- * same workflow). Both methods are feature-detected: an n8n without getChildNodes keeps the list.
+ * same workflow).
  */
 export function evaluationReadsSteps(ctx: IExecuteFunctions) {
-	if (ctx.getMode?.() === 'evaluation' || !ctx.getChildNodes) return true;
+	if (ctx.getMode() === 'evaluation') return true;
 	return ctx
 		.getChildNodes(ctx.getNode().name)
 		.some((node) => node.type === EVALUATION_NODE_TYPE && !node.disabled);
