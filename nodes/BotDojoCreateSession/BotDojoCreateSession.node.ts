@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { executeOperations } from '../shared/execution';
-import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
+import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation } from './actions/create.operation';
 
 export class BotDojoCreateSession implements INodeType {
@@ -19,7 +19,7 @@ export class BotDojoCreateSession implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: subtitleOf(operation.option.name, { parameter: 'flowId', name: 'Flow ID' }),
+		subtitle: operationSubtitle([operation], { parameter: 'flowId', name: 'Flow ID' }),
 		// Starting a session is a workflow step, not something an AI Agent should pick as a tool.
 		usableAsTool: undefined,
 		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.

@@ -28,10 +28,7 @@ export class BotDojoExportRequests implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: operationSubtitle(
-			operations.map((o) => o.option),
-			{ parameter: 'flowId', name: 'Flow ID' },
-		),
+		subtitle: operationSubtitle(operations, { parameter: 'flowId', name: 'Flow ID' }),
 		// Not an AI Agent tool: an export can return thousands of records into the agent's context.
 		usableAsTool: undefined,
 		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.

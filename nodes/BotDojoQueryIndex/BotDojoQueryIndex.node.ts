@@ -19,10 +19,7 @@ export class BotDojoQueryIndex implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: operationSubtitle(
-			operations.map((o) => o.option),
-			{ parameter: 'indexId', name: 'Index ID' },
-		),
+		subtitle: operationSubtitle(operations, { parameter: 'indexId', name: 'Index ID' }),
 		usableAsTool: true,
 		// For n8n's AI Workflow Builder (n8n 2.x); older n8n ignores the field.
 		builderHint: {

@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { executeOperations } from '../shared/execution';
-import { nodeHeader, subtitleOf } from '../shared/params/nodeHeader';
+import { nodeHeader, operationSubtitle } from '../shared/params/nodeHeader';
 import { operation as run, runFlowInputs } from './actions/run.operation';
 
 export class BotDojoRunFlow implements INodeType {
@@ -18,7 +18,7 @@ export class BotDojoRunFlow implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: subtitleOf(run.option.name, { parameter: 'flowId', name: 'Flow ID' }),
+		subtitle: operationSubtitle([run], { parameter: 'flowId', name: 'Flow ID' }),
 		usableAsTool: true,
 		// A Chat Memory input appears only in the session mode that uses it.
 		inputs: runFlowInputs,

@@ -22,7 +22,7 @@ export class BotDojoUploadDocument implements INodeType {
 			light: 'file:../shared/icons/botdojo.svg',
 			dark: 'file:../shared/icons/botdojo.dark.svg',
 		},
-		subtitle: operationSubtitle(operations.map((o) => o.option)),
+		subtitle: operationSubtitle(operations),
 		usableAsTool: true,
 		// The signed link reads the file without a key until it expires: an n8n that applies this
 		// field (n8n-workflow 2.41 has it) hides it in saved executions; older n8n ignores it.

@@ -52,20 +52,15 @@ interface SubtitleId {
 	name: string;
 }
 
-/** A single-operation node's subtitle: "Run: flow_echo". */
-export function subtitleOf(operation: string, id?: SubtitleId) {
-	return `={{ "${operation}"${id ? ` + ${idPart(id.parameter, id.name)}` : ''} }}`;
-}
-
 /**
- * A subtitle naming the chosen operation as the Operation list does ("Get Many by Metadata:
- * idx_docs"); `operations[0]` is the default.
+ * The subtitle: the chosen operation named as the Operation list does ("Get Many by Metadata:
+ * idx_docs"); `operations[0]` is the default, and a node without the list shows it ("Run").
  */
 export function operationSubtitle(
-	operations: Array<{ name: string; value: string }>,
+	operations: Array<{ option: { name: string; value: string } }>,
 	id?: SubtitleId,
 ) {
-	const names = JSON.stringify(Object.fromEntries(operations.map((o) => [o.value, o.name])));
-	const operation = `(${names}[$parameter["operation"]] || "${operations[0].name}")`;
+	const names = Object.fromEntries(operations.map(({ option }) => [option.value, option.name]));
+	const operation = `(${JSON.stringify(names)}[$parameter["operation"]] || "${operations[0].option.name}")`;
 	return `={{ ${operation}${id ? ` + ${idPart(id.parameter, id.name)}` : ''} }}`;
 }
