@@ -112,7 +112,7 @@ async function runItems(ctx: IExecuteFunctions, operation: Operation) {
 		}
 	}
 
-	const cancelSignal = ctx.getExecutionCancelSignal?.();
+	const cancelSignal = ctx.getExecutionCancelSignal();
 	const outputs = await runPool(
 		count,
 		// runPool runs at least one at a time.

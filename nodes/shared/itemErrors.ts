@@ -11,8 +11,7 @@ import { ExecutionBaseError, NodeOperationError, type IExecuteFunctions } from '
  */
 export function nodeFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
 	const failure = asNodeError(ctx, error, itemIndex);
-	// Older n8n versions have no isStreaming.
-	if (ctx.isStreaming?.() !== true) return failure;
+	if (!ctx.isStreaming()) return failure;
 	const { message, description } = failure;
 	if (description && !description.startsWith(message))
 		failure.description = `${message}${/[.!?]$/.test(message) ? '' : '.'} ${description}`;

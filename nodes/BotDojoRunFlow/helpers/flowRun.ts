@@ -49,7 +49,7 @@ export async function runFlowOnce(ctx: IExecuteFunctions, run: FlowRun) {
 		...run,
 		...options,
 		options: options.request,
-		cancelSignal: ctx.getExecutionCancelSignal?.(),
+		cancelSignal: ctx.getExecutionCancelSignal(),
 		failOnFlowError: options.onFlowError === 'fail',
 		words: RUN_WORDS,
 		stream: {

@@ -25,7 +25,7 @@ import type { RunOptions } from './runOptions';
  * type `…Tool`): the agent writes the chat, its tools must not.
  */
 export function canForward(ctx: IExecuteFunctions) {
-	return !ctx.getNode?.()?.type?.endsWith('Tool') && ctx.isStreaming() === true;
+	return !ctx.getNode().type.endsWith('Tool') && ctx.isStreaming();
 }
 
 /**

@@ -35,7 +35,7 @@ export async function downloadSignedUrl(
 	expiresAt: number,
 	{ itemIndex, sizeBytes }: { itemIndex?: number; sizeBytes?: unknown } = {},
 ) {
-	const abortSignal = ctx.getExecutionCancelSignal?.();
+	const abortSignal = ctx.getExecutionCancelSignal();
 	const { baseUrl, apiKey } = (await readCredentialOfRun(ctx)).fields;
 	// A hostile storage may name the key in an address these messages quote (a Location): it is
 	// redacted where the error leaves the node.
