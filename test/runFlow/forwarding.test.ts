@@ -128,11 +128,14 @@ describe('BotDojo Run Flow: live forwarding', () => {
 	});
 
 	it('forwards only where n8n streams the response', () => {
+		const getNode = () => ({ type: 'n8n-nodes-botdojo.botDojoRunFlow' });
 		const notStreaming = {
+			getNode,
 			isStreaming: () => false,
 			sendChunk: () => {},
 		} as unknown as IExecuteFunctions;
 		const streaming = {
+			getNode,
 			isStreaming: () => true,
 			sendChunk: () => {},
 		} as unknown as IExecuteFunctions;
