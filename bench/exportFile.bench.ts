@@ -15,7 +15,7 @@ import * as path from 'node:path';
 
 import type { IBinaryData } from 'n8n-workflow';
 
-import { csvHeader, csvRows } from '../nodes/BotDojoExportRequests/actions/exportFile';
+import { CSV_COLUMNS, csvRows } from '../nodes/BotDojoExportRequests/actions/exportFile';
 import {
 	binaryStoragePath,
 	runNode,
@@ -66,7 +66,7 @@ async function rawCursorLoop(credentials: BotDojoCredentialData, records: number
 	const write = async (text: string) => {
 		if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
 	};
-	await write(csvHeader());
+	await write(`${CSV_COLUMNS.join(',')}\r\n`);
 	let cursor: string | null = null;
 	let written = 0;
 	while (written < records) {

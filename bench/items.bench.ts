@@ -41,14 +41,19 @@ class HelperFloor implements INodeType {
 		const { baseUrl, accountId, projectId } = await this.getCredentials('botDojoApi');
 		const url = `${baseUrl}/accounts/${accountId}/projects/${projectId}/flows/${FLOW}/run`;
 		const concurrency = this.getNodeParameter('concurrency', 0) as number;
-		const out = await runPool(this.getInputData().length, concurrency, async (i) => ({
-			json: await this.helpers.httpRequestWithAuthentication.call(this, 'botDojoApi', {
-				method: 'POST',
-				url,
-				json: true,
-				body: { body: { text_input: this.getNodeParameter('message', i) }, options: {} },
+		const out = await runPool(
+			this.getInputData().length,
+			concurrency,
+			async (i) => ({
+				json: await this.helpers.httpRequestWithAuthentication.call(this, 'botDojoApi', {
+					method: 'POST',
+					url,
+					json: true,
+					body: { body: { text_input: this.getNodeParameter('message', i) }, options: {} },
+				}),
 			}),
-		}));
+			() => false,
+		);
 		return [out];
 	}
 }

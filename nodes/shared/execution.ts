@@ -154,7 +154,7 @@ export async function runPool<T>(
 	count: number,
 	concurrency: number,
 	task: (index: number) => Promise<T>,
-	shouldStop: () => boolean = () => false,
+	shouldStop: () => boolean,
 ): Promise<T[]> {
 	const results = new Array<T>(count);
 	let next = 0;

@@ -15,7 +15,7 @@ import { exportPages, type ExportQuery } from '../../shared/transport/api';
 import { withoutKey } from '../../shared/transport/redaction';
 
 /** The Simplify fields, in the order Simplify builds them: the same header for every export. */
-const CSV_COLUMNS = Object.keys(simplifyFlowRequest({}));
+export const CSV_COLUMNS = Object.keys(simplifyFlowRequest({}));
 
 /** Excel reads a CSV as UTF-8 only when it starts with this byte order mark. */
 const UTF8_BOM = '\uFEFF';
@@ -35,10 +35,6 @@ function csvField(value: unknown) {
 	let text = typeof value === 'string' ? value : JSON.stringify(value);
 	if (FORMULA_START.test(text)) text = `'${text}`;
 	return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvHeader() {
-	return `${CSV_COLUMNS.join(',')}\r\n`;
 }
 
 /** One line per record, each ending in CRLF. */
@@ -91,7 +87,7 @@ export async function exportToFile(
 	const csv = settings.format === 'csvFile';
 	/** The file's bytes, one chunk per page; a failed page ends it with that page's error. */
 	async function* fileChunks() {
-		if (csv) yield Buffer.from(`${settings.excelBom ? UTF8_BOM : ''}${csvHeader()}`);
+		if (csv) yield Buffer.from(`${settings.excelBom ? UTF8_BOM : ''}${CSV_COLUMNS.join(',')}\r\n`);
 		for await (const page of exportPages(ctx, query, itemIndex)) {
 			const { records } = page;
 			summary.records += records.length;

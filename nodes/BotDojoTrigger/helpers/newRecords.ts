@@ -161,7 +161,7 @@ async function readNewRecords(ctx: IPollFunctions, flowId: string, statuses: Sta
 			if (pagesRead++ === 0)
 				window.rekey(
 					(key) => key.length > MAX_KEY_LENGTH || quotesKey(key),
-					(key) => recordKey({ id: key.startsWith('~string:') ? key.slice(8) : key }, quotesKey),
+					(key) => recordKey({ id: key.replace(/^~string:/, '') }, quotesKey),
 				);
 			for (const record of page.records) {
 				const key = recordKey(record, quotesKey);

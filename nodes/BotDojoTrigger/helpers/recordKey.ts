@@ -73,7 +73,7 @@ function hashJson(hash: Hash, value: unknown) {
 }
 
 /** `quotesKey`: whether a text holds the API key in any form (redaction's finder). */
-export function recordKey(record: IDataObject, quotesKey: (text: string) => boolean = () => false) {
+export function recordKey(record: IDataObject, quotesKey?: (text: string) => boolean) {
 	const id = record.id;
 	const hash = createHash('sha256');
 	// No id: missing, null or "".
@@ -86,7 +86,7 @@ export function recordKey(record: IDataObject, quotesKey: (text: string) => bool
 	}
 	const typed = `${typeof id}:${typeof id === 'string' ? id : JSON.stringify(id)}`;
 	// An id quoting the key is kept as its digest only.
-	const kept = !quotesKey(typed);
+	const kept = !quotesKey?.(typed);
 	if (kept && typeof id === 'string' && id.length <= MAX_KEY_LENGTH && !id.startsWith('~'))
 		return id;
 	if (kept && typed.length < MAX_KEY_LENGTH) return `~${typed}`;

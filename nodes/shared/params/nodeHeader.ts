@@ -39,10 +39,10 @@ export function nodeHeader({
  * "Get Status: idx_docs". The id part reads well whatever the parameter holds: nothing when it is
  * empty ("Run"), "Flow ID From Input" for an expression, the text of a resource locator.
  */
-function idPart(parameter: string, idName: string) {
+function idPart({ parameter, name }: SubtitleId) {
 	const raw = `$parameter["${parameter}"]`;
 	const text = `(${raw} && typeof ${raw} === "object" ? ${raw}.value : ${raw})`;
-	return `(!${text} ? "" : ": " + (String(${text}).startsWith("=") ? "${idName} From Input" : ${text}))`;
+	return `(!${text} ? "" : ": " + (String(${text}).startsWith("=") ? "${name} From Input" : ${text}))`;
 }
 
 interface SubtitleId {
@@ -62,5 +62,5 @@ export function operationSubtitle(
 ) {
 	const names = Object.fromEntries(operations.map(({ option }) => [option.value, option.name]));
 	const operation = `(${JSON.stringify(names)}[$parameter["operation"]] || "${operations[0].option.name}")`;
-	return `={{ ${operation}${id ? ` + ${idPart(id.parameter, id.name)}` : ''} }}`;
+	return `={{ ${operation}${id ? ` + ${idPart(id)}` : ''} }}`;
 }
