@@ -129,7 +129,7 @@ export class HandledWindow {
 		return overflow;
 	}
 
-	/** Drops an id (pruning). */
+	/** Drops an id (pruning, re-keying). */
 	forget(id: string) {
 		this.ended.delete(id);
 		this.changed = true;
@@ -140,7 +140,7 @@ export class HandledWindow {
 		for (const [key, ms] of [...this.ended]) {
 			if (!outdated(key)) continue;
 			this.forget(key);
-			this.ended.set(keyOf(key), ms);
+			this.handled(keyOf(key), ms);
 		}
 		const range = this.futureRange;
 		if (range && outdated(range[2])) {
